@@ -1,0 +1,23 @@
+"""minims: MindSpore's programming model in pure NumPy, for learning how automatic differentiation works.
+
+``import minims as mindspore`` runs code from the MindSpore documentation and prints what it prints.
+Where things live:
+
+* ``minims/tensor.py``, ``minims/dtype.py`` — the Tensor and its dtypes;
+* ``minims/interpreters/`` — ``bind`` and the interpreter stack (eval, symbolic);
+* ``minims/autodiff/`` — gradient levels (the tape) and ``GradOperation``/``grad``;
+* ``minims/primitives/`` — the primitive table, each with ``impl`` and ``bprop``;
+* ``minims/ops/`` — MindSpore's ``ops`` namespace; ``minims/common/`` — Parameter;
+* ``minims/testing/`` — ``check_grads`` and friends.
+"""
+from . import dtype
+from .dtype import (bool_, double, float16, float32, float64, float_, half, int8, int16, int32,
+                    int64, int_, single, uint8)
+from .tensor import Tensor
+from . import ops                                     # installs Tensor operators
+from .common.parameter import Parameter, ParameterTuple
+from . import context
+from .context import GRAPH_MODE, PYNATIVE_MODE, get_context, get_seed, set_context, set_seed
+from .autodiff.grad_api import GradOperation, grad, value_and_grad
+
+__version__ = "0.1.0"

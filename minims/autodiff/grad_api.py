@@ -1,0 +1,257 @@
+"""The gradient API: ``GradOperation``, ``grad``, ``value_and_grad`` (MindSpore's output structures).
+
+All three are thin front ends over ``vjp_call``: push a fresh gradient level, give each
+differentiated input (and each weight) a leaf tracer, run the function, pop the level, then run the
+backward pass from the outputs with a sensitivity (ones, unless ``sens_param``).  Because the level
+is popped before the backward pass, calling any of these inside another one nests correctly.
+"""
+from __future__ import annotations
+
+import inspect
+
+from ..interpreters.stack import MinimsError, lend, pop_trace, push_trace, unlend, current_value
+from ..tensor import Tensor, _describe
+from .tape import TapeTrace
+
+__all__ = ["GradOperation", "grad", "value_and_grad", "vjp_call"]
+
+
+class GradPositionError(MinimsError, RuntimeError, ValueError):
+    """``grad_position`` names an input the function was not called with (MindSpore: RuntimeError)."""
+
+
+def _flatten(out):
+    """Tensors of a (nested) tuple/list output, in order."""
+    if isinstance(out, (tuple, list)):
+        flat = []
+        for o in out:
+            flat.extend(_flatten(o))
+        return flat
+    return [out]
+
+
+def _unbox(out, trace):
+    """Replace this level's tracers in ``out`` by their primal values (same structure)."""
+    if isinstance(out, (tuple, list)):
+        return type(out)(_unbox(o, trace) for o in out)
+    if trace.owns(out):
+        return out._primal
+    return out
+
+
+def _check_weights(weights, where):
+    from ..common.parameter import Parameter
+    if weights is None:
+        return ()
+    if isinstance(weights, Parameter):
+        return (weights,)
+    if isinstance(weights, (tuple, list)):
+        for w in weights:
+            if not isinstance(w, Parameter):
+                raise TypeError(
+                    f"{where}: weights must be Parameters (a ParameterTuple, a list of Parameters, or "
+                    f"one Parameter), but one of them is {_describe(w)}. "
+                    "Fix: pass net.trainable_params() or ParameterTuple(...)."
+                )
+        return tuple(weights)
+    try:
+        return _check_weights(tuple(weights), where)       # e.g. a generator or filter object
+    except TypeError:
+        raise TypeError(f"{where}: weights must be Parameters, but got {_describe(weights)}.") from None
+
+
+def vjp_call(fn, args, positions, weights, has_aux=False, sens=None, where="grad"):
+    """Run ``fn(*args)`` on a new gradient level and differentiate it.
+
+    Returns ``(value, input_grads, weight_grads)`` where ``value`` is ``fn``'s output without
+    tracers and the gradient lists follow ``positions`` and ``weights``.
+    """
+    for p in positions:
+        if not isinstance(args[p], Tensor):
+            raise TypeError(
+                f"{where}: input {p} must be a Tensor to be differentiated, but got {_describe(args[p])}. "
+                "Fix: wrap it with Tensor(...), or leave it out of grad_position."
+            )
+    trace = push_trace(TapeTrace())
+    tokens = []
+    try:
+        boxed = list(args)
+        leaves = []
+        for p in positions:
+            boxed[p] = trace.new_input(args[p])
+            leaves.append(boxed[p])
+        weight_leaves = []
+        for w in weights:
+            standin = trace.new_input(current_value(w))
+            tokens.append(lend(w, standin))
+            weight_leaves.append(standin)
+        out = fn(*boxed)
+    finally:
+        for token in reversed(tokens):
+            unlend(token)
+        pop_trace(trace)
+    value = _unbox(out, trace)
+    target = out[0] if has_aux else out
+    if has_aux and not isinstance(out, (tuple, list)):
+        raise TypeError(f"{where}: has_aux=True needs a function returning a tuple (output, aux, ...), "
+                        f"but it returned {_describe(out)}.")
+    flat = _flatten(target)
+    for o in flat:
+        if not isinstance(o, Tensor) and not isinstance(o, (int, float)):
+            raise TypeError(f"{where}: the function must return Tensors, but returned {_describe(o)}.")
+    if sens is None:
+        from ..ops.functional import ones_like
+        sens_flat = [ones_like(o) if isinstance(o, Tensor) else None for o in flat]
+    else:
+        sens_flat = _flatten(sens)
+        if len(sens_flat) != len(flat):
+            raise ValueError(f"{where}: the sensitivity has {len(sens_flat)} tensors but the function "
+                             f"returned {len(flat)}.")
+        for o, s in zip(flat, sens_flat):
+            if isinstance(o, Tensor) and isinstance(s, Tensor) and o.shape != s.shape:
+                raise ValueError(
+                    f"{where}: the sensitivity has shape {list(s.shape)} but the output has shape "
+                    f"{list(o.shape)}; they must match."
+                )
+    trace.backward(flat, sens_flat)
+    from ..ops.functional import zeros_like
+    input_grads = [_grad_or_zeros(leaf, args[p], trace, zeros_like) for leaf, p in zip(leaves, positions)]
+    weight_grads = [_grad_or_zeros(leaf, current_value(w), trace, zeros_like)
+                    for leaf, w in zip(weight_leaves, weights)]
+    return value, input_grads, weight_grads
+
+
+def _grad_or_zeros(leaf, primal, trace, zeros_like):
+    g = trace.leaf_cotangent(leaf)
+    return zeros_like(primal) if g is None else g
+
+
+def _tensor_positions(args):
+    return tuple(i for i, a in enumerate(args) if isinstance(a, Tensor))
+
+
+class GradOperation:
+    """``ops.GradOperation(get_all=False, get_by_list=False, sens_param=False)``.
+
+    ``GradOperation(...)(fn)`` (or ``(fn, weights)`` with ``get_by_list``) returns a function that
+    computes gradients.  Output structure, as in MindSpore:
+
+    * default: the gradient of the first input;
+    * ``get_all``: a tuple with the gradient of every Tensor input (a tuple even for one input);
+    * ``get_by_list``: a tuple with the gradient of every weight;
+    * both: ``(input_grads, weight_grads)``.
+    """
+
+    def __init__(self, get_all=False, get_by_list=False, sens_param=False):
+        for name, v in (("get_all", get_all), ("get_by_list", get_by_list), ("sens_param", sens_param)):
+            if not isinstance(v, bool):
+                raise TypeError(f"GradOperation: {name} must be a bool, but got {_describe(v)}.")
+        self.get_all = get_all
+        self.get_by_list = get_by_list
+        self.sens_param = sens_param
+
+    def __call__(self, fn, weights=None):
+        if not callable(fn):
+            raise TypeError(f"GradOperation: expected a function or Cell to differentiate, got {_describe(fn)}.")
+        if self.get_by_list and weights is None:
+            raise TypeError("GradOperation(get_by_list=True) needs weights: GradOperation(get_by_list=True)(fn, weights).")
+        params = _check_weights(weights, "GradOperation") if self.get_by_list else ()
+        op = self
+
+        def grad_fn(*args):
+            sens = None
+            if op.sens_param:
+                _require_sens(fn, args, "GradOperation(sens_param=True)")
+                args, sens = args[:-1], args[-1]
+            if op.get_all:
+                positions = _tensor_positions(args)
+            else:
+                if not args:
+                    raise TypeError("GradOperation: the function was called without inputs; "
+                                    "there is no first input to differentiate.")
+                positions = (0,)
+            _, in_grads, w_grads = vjp_call(fn, args, positions, params, sens=sens, where="GradOperation")
+            if op.get_all and op.get_by_list:
+                return tuple(in_grads), tuple(w_grads)
+            if op.get_by_list:
+                return tuple(w_grads)
+            if op.get_all:
+                return tuple(in_grads)
+            return in_grads[0]
+
+        grad_fn.__name__ = f"grad_{getattr(fn, '__name__', type(fn).__name__)}"
+        return grad_fn
+
+
+def _require_sens(fn, args, where):
+    """With ``sens_param`` the last argument is the sensitivity; say so if it is missing."""
+    try:
+        sig = inspect.signature(fn.construct if hasattr(fn, "construct") else fn)
+    except (TypeError, ValueError):
+        return
+    params = list(sig.parameters.values())
+    if any(p.kind is p.VAR_POSITIONAL for p in params):
+        return
+    n = sum(1 for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD))
+    if len(args) <= n:
+        raise TypeError(
+            f"{where}: the gradient function expects the function's {n} inputs followed by the "
+            f"sensitivity (the gradient of the output), but got {len(args)} arguments. "
+            "Fix: pass the sensitivity as the last argument, e.g. grad_fn(x, y, ops.ones_like(out))."
+        )
+
+
+def _positions(grad_position, args, where):
+    n = len(args)
+    single = isinstance(grad_position, int)
+    pos = (grad_position,) if single else tuple(grad_position)
+    for p in pos:
+        if not isinstance(p, int) or isinstance(p, bool):
+            raise TypeError(f"{where}: grad_position must be an int or a tuple of ints, got {_describe(p)}.")
+        if not 0 <= p < n:
+            raise GradPositionError(
+                f"{where}: grad_position {p} is out of range: the function was called with {n} "
+                f"input{'s' if n != 1 else ''} (valid positions 0..{n - 1}). "
+                "Fix: count positions from 0, or pass the missing input."
+            )
+    return pos, single
+
+
+def _grad_impl(fn, grad_position, weights, has_aux, return_ids, with_value, where):
+    if not callable(fn):
+        raise TypeError(f"{where}: expected a function or Cell to differentiate, got {_describe(fn)}.")
+    if grad_position is None and weights is None:
+        raise ValueError(f"{where}: grad_position and weights cannot both be None; nothing to differentiate.")
+    params = _check_weights(weights, where)
+
+    def grad_fn(*args):
+        pos, single = ((), False) if grad_position is None else _positions(grad_position, args, where)
+        value, in_grads, w_grads = vjp_call(fn, args, pos, params, has_aux=has_aux, where=where)
+        if return_ids:
+            in_grads = [(p, g) for p, g in zip(pos, in_grads)]
+            w_grads = [(w.name, g) for w, g in zip(params, w_grads)]
+        ins = in_grads[0] if single else tuple(in_grads)
+        if grad_position is None:
+            grads = tuple(w_grads)
+        elif weights is None:
+            grads = ins
+        else:
+            grads = (ins, tuple(w_grads))
+        if with_value:
+            return value, grads
+        if has_aux:
+            return grads, tuple(value[1:])
+        return grads
+
+    grad_fn.__name__ = f"grad_{getattr(fn, '__name__', type(fn).__name__)}"
+    return grad_fn
+
+
+def grad(fn, grad_position=0, weights=None, has_aux=False, return_ids=False):
+    """``ops.grad``: a function returning the gradients of ``fn`` (see MindSpore's docs for the structure)."""
+    return _grad_impl(fn, grad_position, weights, has_aux, return_ids, False, "grad")
+
+
+def value_and_grad(fn, grad_position=0, weights=None, has_aux=False, return_ids=False):
+    """``ops.value_and_grad``: like ``grad`` but returns ``(fn's output, gradients)``."""
+    return _grad_impl(fn, grad_position, weights, has_aux, return_ids, True, "value_and_grad")

@@ -1,0 +1,165 @@
+"""A gradient level: the tape interpreter and its backward pass.
+
+``grad`` pushes one ``TapeTrace`` on the interpreter stack.  While the function runs, every
+primitive applied to one of this level's tracers is evaluated by the interpreters *below* (so outer
+gradient levels record it too) and written onto this level's tape as a ``Node``.
+
+The backward pass walks the tape in reverse and calls each primitive's ``bprop`` with the
+*primal* values (the values of the levels below).  By then this level has left the stack, so the
+backward computation itself is recorded by the outer levels: that is the whole of higher-order
+differentiation.  When ``backward`` returns, the tape is dropped.
+"""
+from __future__ import annotations
+
+from ..interpreters.stack import Trace, Tracer, dispatch, MinimsError
+from ..tensor import Tensor
+
+__all__ = ["TapeTrace", "TapeTracer", "Node", "GradientError"]
+
+
+class GradientError(MinimsError, RuntimeError):
+    """A backward rule returned something unusable (wrong count, shape or type)."""
+
+
+class Node:
+    """One recorded primitive application (or a leaf, when ``prim`` is None)."""
+
+    __slots__ = ("prim", "args", "parents", "out", "cot")
+
+    def __init__(self, prim, args, parents, out):
+        self.prim = prim          # the primitive (anything with ``bprop``), None for an input
+        self.args = args          # primal arguments, as the levels below see them
+        self.parents = parents    # per argument: this level's tracer it came from, or None
+        self.out = out            # primal output (a value or a tuple of values)
+        self.cot = None           # accumulated cotangents, one slot per output
+
+
+class TapeTracer(Tracer):
+    """A Tensor being differentiated at one gradient level."""
+
+    __slots__ = ("_primal", "_node", "_index")
+
+    def _primal_value(self):
+        return self._primal
+
+
+def _box(trace, primal, node, index):
+    t = object.__new__(TapeTracer)
+    t._data = primal._data
+    t._primal = primal
+    t._trace = trace
+    t._node = node
+    t._index = index
+    return t
+
+
+class TapeTrace(Trace):
+    """One gradient level (MindSpore's PyNative grad graph, JAX's JVPTrace/autograd's tape)."""
+
+    def __init__(self):
+        self.tape: list[Node] = []
+
+    # ----- forward ----------------------------------------------------------------------------
+    def new_input(self, value: Tensor) -> TapeTracer:
+        """A leaf tracer: a function input or a lent weight."""
+        node = Node(None, (), (), value)
+        return _box(self, value, node, None)
+
+    def process(self, prim, args):
+        primals = []
+        parents = []
+        for a in args:
+            if isinstance(a, TapeTracer) and a._trace is self:
+                primals.append(a._primal)
+                parents.append(a)
+            else:
+                primals.append(a)
+                parents.append(None)
+        out = dispatch(prim, primals)
+        if not prim.differentiable:
+            return out
+        node = Node(prim, primals, parents, out)
+        self.tape.append(node)
+        if isinstance(out, tuple):
+            return tuple(_box(self, o, node, i) if isinstance(o, Tensor) else o
+                         for i, o in enumerate(out))
+        return _box(self, out, node, None)
+
+    def owns(self, value) -> bool:
+        return isinstance(value, TapeTracer) and value._trace is self
+
+    # ----- backward ---------------------------------------------------------------------------
+    def backward(self, outputs, sens) -> None:
+        """Propagate cotangents ``sens`` from ``outputs`` (this level's tracers) to the leaves.
+
+        Must run after this level left the stack, so that the rules' own operations are
+        recorded by the outer levels.  Leaves keep their cotangent in ``leaf_cotangent``.
+        """
+        from ..ops import functional as F   # late: the op table imports this module's users
+
+        for out, s in zip(outputs, sens):
+            if self.owns(out) and s is not None:
+                _accumulate(out._node, out._index, s, F)
+        tape, self.tape = self.tape, []
+        for node in reversed(tape):
+            cot = node.cot
+            if cot is None:
+                continue
+            node.cot = None
+            if isinstance(node.out, tuple):
+                dout = tuple(c if c is not None else _zeros_for(o, F) for c, o in zip(cot, node.out))
+            else:
+                dout = cot[0]
+            grads = node.prim.bprop(*node.args, node.out, dout)
+            grads = _check_rule_result(node, grads)
+            for parent, g in zip(node.parents, grads):
+                if parent is not None and g is not None:
+                    _accumulate(parent._node, parent._index, g, F)
+            node.args = node.parents = node.out = None      # free memory as we go
+
+    @staticmethod
+    def leaf_cotangent(tracer: TapeTracer):
+        cot = tracer._node.cot
+        return None if cot is None else cot[0]
+
+
+def _zeros_for(value, F):
+    return F.zeros_like(value) if isinstance(value, Tensor) else None
+
+
+def _accumulate(node: Node, index, g, F) -> None:
+    n = len(node.out) if isinstance(node.out, tuple) else 1
+    if node.cot is None:
+        node.cot = [None] * n
+    i = 0 if index is None else index
+    prev = node.cot[i]
+    node.cot[i] = g if prev is None else F.add(prev, g)
+
+
+def _check_rule_result(node: Node, grads):
+    """A primitive's bprop must return one gradient (or None) per input, each shaped like it."""
+    prim = node.prim
+    if not isinstance(grads, (tuple, list)):
+        raise GradientError(
+            f"{prim.name}.bprop returned {type(grads).__name__}; expected a tuple with one gradient "
+            f"per input ({len(node.args)}). Fix: return (dx,) even for one input."
+        )
+    if len(grads) != len(node.args):
+        raise GradientError(
+            f"{prim.name}.bprop returned {len(grads)} gradients for {len(node.args)} inputs. "
+            "Fix: return exactly one gradient (or None) per input."
+        )
+    for i, (g, a) in enumerate(zip(grads, node.args)):
+        if g is None or not isinstance(a, Tensor):
+            continue
+        if not isinstance(g, Tensor):
+            raise GradientError(
+                f"{prim.name}.bprop: gradient {i} is a {type(g).__name__}, expected a Tensor of shape "
+                f"{list(a.shape)}."
+            )
+        if g.shape != a.shape:
+            raise GradientError(
+                f"{prim.name}.bprop: gradient {i} has shape {list(g.shape)}, but input {i} has shape "
+                f"{list(a.shape)}. Fix: reduce the broadcast dimensions of the gradient."
+            )
+    return grads

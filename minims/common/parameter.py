@@ -1,0 +1,100 @@
+"""``Parameter`` and ``ParameterTuple``: named, trainable tensors.
+
+A Parameter is a Tensor with a ``name`` and a ``requires_grad`` flag.  Differentiating with respect
+to a Parameter never changes it: the gradient level lends it a tracer (see
+``minims.interpreters.stack.lend``) for the duration of the forward pass.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..tensor import Tensor, _describe, _to_array
+
+__all__ = ["Parameter", "ParameterTuple"]
+
+
+class Parameter(Tensor):
+    """MindSpore's ``Parameter(default_input, name=None, requires_grad=True)``."""
+
+    __slots__ = ("name", "requires_grad", "__dict__")
+
+    def __init__(self, default_input, name=None, requires_grad=True, layerwise_parallel=False,
+                 parallel_optimizer=True):
+        if name is not None and not isinstance(name, str):
+            raise TypeError(
+                f"Parameter: name must be a string, but got {_describe(name)}. Fix: name='weight'."
+            )
+        if not isinstance(requires_grad, bool):
+            raise TypeError(f"Parameter: requires_grad must be a bool, got {_describe(requires_grad)}.")
+        if hasattr(default_input, "init_data") and not isinstance(default_input, Tensor):
+            default_input = default_input.init_data()
+        if isinstance(default_input, float):
+            arr = np.asarray(default_input, dtype=np.float32)
+        elif isinstance(default_input, int) and not isinstance(default_input, bool):
+            arr = np.asarray(default_input, dtype=np.int64)
+        else:
+            arr = _to_array(default_input, None)
+            if arr is getattr(default_input, "_data", None) or arr is default_input:
+                arr = arr.copy()
+        self._data = arr
+        self.name = name if name is not None else "Parameter"
+        self.requires_grad = requires_grad
+
+    def __repr__(self) -> str:
+        return (f"Parameter (name={self.name}, shape={tuple(self.shape)}, dtype={self.dtype}, "
+                f"requires_grad={self.requires_grad})")
+
+    __str__ = __repr__
+
+    def set_data(self, data, slice_shape=False):
+        """Replace the value (same shape; the dtype is converted to the Parameter's)."""
+        arr = _to_array(data, None)
+        if arr.shape != self.shape:
+            raise ValueError(
+                f"Parameter.set_data: '{self.name}' has shape {list(self.shape)} but the new data has "
+                f"shape {list(arr.shape)}. Fix: pass data of the same shape."
+            )
+        self._data = arr.astype(self._data.dtype, copy=True)
+        return self
+
+    def clone(self, init="same"):
+        p = Parameter(Tensor._make(self._data.copy()), name=self.name, requires_grad=self.requires_grad)
+        return p
+
+    def __copy__(self):
+        return self.clone()
+
+    def __deepcopy__(self, memo):
+        return self.clone()
+
+    def __reduce__(self):
+        return (Parameter, (self._data, self.name, self.requires_grad))
+
+
+class ParameterTuple(tuple):
+    """A tuple of Parameters with unique names, as MindSpore's ``ParameterTuple``."""
+
+    def __new__(cls, iterable):
+        items = tuple(iterable)
+        names = set()
+        for p in items:
+            if not isinstance(p, Parameter):
+                raise TypeError(
+                    f"ParameterTuple: every element must be a Parameter, but got {_describe(p)}. "
+                    "Fix: wrap tensors with Parameter(tensor, name=...)."
+                )
+            if p.name in names:
+                raise ValueError(f"ParameterTuple: the name '{p.name}' appears twice; names must be unique.")
+            names.add(p.name)
+        return super().__new__(cls, items)
+
+    def clone(self, prefix, init="same"):
+        """Copies named ``prefix.name``."""
+        if not isinstance(prefix, str) or not prefix:
+            raise ValueError(f"ParameterTuple.clone: prefix must be a non-empty string, got {prefix!r}.")
+        out = []
+        for p in self:
+            c = p.clone(init)
+            c.name = f"{prefix}.{p.name}"
+            out.append(c)
+        return ParameterTuple(out)

@@ -1,0 +1,154 @@
+"""The interpreter stack: ``bind(prim, *args)`` and the eval interpreter at the bottom.
+
+Every operation in minims is ``bind(primitive, *args)``.  Which interpreter runs it depends on the
+arguments: if one of them is a *tracer* of an active interpreter (a gradient level, later a graph
+being staged), the highest such interpreter processes the call; it unwraps its own tracers, calls
+``dispatch`` again for the interpreters below it, and wraps the result.  When no tracer is left, the
+eval interpreter runs the primitive's NumPy ``impl``.
+
+Levels nest: an interpreter pushed later has a higher level, so the inner ``grad`` of
+``grad(grad(f))`` always sees its own tracers first and the outer one only sees what the inner one
+hands down.  That ordering is what keeps nested derivatives free of perturbation confusion.
+
+Parameters are not arguments of the functions being differentiated, yet ``grad(f, weights=...)``
+must see them.  A gradient level *lends* each weight a tracer (a stand-in); ``bind`` swaps a lent
+Parameter for its stand-in on the way in, and the Parameter itself is never modified.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..tensor import Tensor, _describe
+
+__all__ = ["bind", "dispatch", "Trace", "Tracer", "push_trace", "pop_trace", "lend", "unlend",
+           "active_traces", "MinimsError"]
+
+
+class MinimsError(Exception):
+    """Marker base for errors minims raised itself (never re-wrapped by the eval interpreter)."""
+
+
+_stack: list = []        # active traces; index = level
+_lent: dict = {}         # id(Parameter) -> stand-in tracer of the top-most level that lends it
+
+
+class Trace:
+    """Base class of an interpreter that sits on the stack (a gradient level, a staging trace)."""
+
+    level: int = -1
+    active: bool = False
+
+    def process(self, prim, args):  # pragma: no cover - abstract
+        raise NotImplementedError
+
+
+class Tracer(Tensor):
+    """A Tensor that belongs to a trace.  Subclasses decide what else they carry."""
+
+    __slots__ = ("_trace",)
+
+
+def active_traces() -> tuple:
+    return tuple(_stack)
+
+
+def push_trace(trace: Trace) -> Trace:
+    trace.level = len(_stack)
+    trace.active = True
+    _stack.append(trace)
+    return trace
+
+
+def pop_trace(trace: Trace) -> None:
+    """Deactivate ``trace`` and everything above it (an exception may have left those behind)."""
+    if trace in _stack:
+        while _stack:
+            top = _stack.pop()
+            top.active = False
+            if top is trace:
+                break
+    trace.active = False
+
+
+def lend(param, standin) -> object:
+    """Make ``bind`` see ``standin`` wherever ``param`` is used; returns the token for ``unlend``."""
+    key = id(param)
+    previous = _lent.get(key)
+    _lent[key] = standin
+    return (key, previous)
+
+
+def unlend(token) -> None:
+    key, previous = token
+    if previous is None:
+        _lent.pop(key, None)
+    else:
+        _lent[key] = previous
+
+
+def current_value(param):
+    """What ``bind`` would see for ``param`` right now (its innermost stand-in, or itself)."""
+    return _lent.get(id(param), param)
+
+
+def bind(prim, *args):
+    """Run ``prim`` on ``args`` under the interpreter the arguments belong to."""
+    if _lent:
+        args = tuple(_lent.get(id(a), a) if isinstance(a, Tensor) else a for a in args)
+    return dispatch(prim, args)
+
+
+def dispatch(prim, args):
+    """Find the highest active trace among ``args``; run the primitive there or evaluate it."""
+    if _stack:
+        top = None
+        for a in args:
+            if isinstance(a, Tracer):
+                t = a._trace
+                if not t.active:
+                    return dispatch(prim, _drop_dead_tracers(args))
+                if top is None or t.level > top.level:
+                    top = t
+        if top is not None:
+            return top.process(prim, args)
+    return evaluate(prim, args)
+
+
+def _drop_dead_tracers(args):
+    """A tracer that escaped its (finished) trace is just its value: unwrap it."""
+    out = []
+    for a in args:
+        while isinstance(a, Tracer) and not a._trace.active:
+            a = a._primal_value()
+        out.append(a)
+    return tuple(out)
+
+
+def evaluate(prim, args):
+    """The eval interpreter: run ``prim.impl`` on NumPy arrays and wrap the result in Tensors."""
+    arrays = [a._data if isinstance(a, Tensor) else a for a in args]
+    try:
+        out = prim.impl(*arrays)
+    except MinimsError:
+        raise
+    except (ValueError, TypeError, IndexError, ZeroDivisionError, np.exceptions.AxisError) as exc:
+        raise prim.explain_failure(exc, args) from None
+    return wrap(out)
+
+
+def wrap(out):
+    if isinstance(out, np.ndarray):
+        t = object.__new__(Tensor)
+        t._data = out
+        return t
+    if isinstance(out, tuple):
+        return tuple(wrap(o) for o in out)
+    if isinstance(out, np.generic):
+        t = object.__new__(Tensor)
+        t._data = np.asarray(out)
+        return t
+    return out
+
+
+def describe_args(args) -> str:
+    return ", ".join(_describe(a) for a in args)

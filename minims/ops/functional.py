@@ -1,0 +1,383 @@
+"""MindSpore's functional operators (``ops.add``, ``ops.matmul``, ``ops.sum`` ...).
+
+Each function calls one shared primitive instance, so ``ops.mul(x, y)`` and ``ops.Mul()(x, y)`` run
+exactly the same table entry.  Composite functions (``matmul`` on vectors, ``flatten``) are written
+in terms of primitives and are therefore differentiable without rules of their own.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .. import dtype as mstype
+from ..primitives import activation as _act
+from ..primitives import array as _arr
+from ..primitives import compare as _cmp
+from ..primitives import linalg as _lin
+from ..primitives import math as _math
+from ..primitives import reduce as _red
+from ..tensor import Tensor
+
+_add, _sub, _mul, _div, _pow = _math.Add(), _math.Sub(), _math.Mul(), _math.Div(), _math.Pow()
+_maximum, _minimum = _math.Maximum(), _math.Minimum()
+_neg, _exp, _log, _sqrt, _square = _math.Neg(), _math.Exp(), _math.Log(), _math.Sqrt(), _math.Square()
+_abs, _sign, _sin, _cos, _tanh = _math.Abs(), _math.Sign(), _math.Sin(), _math.Cos(), _math.Tanh()
+_sigmoid, _reciprocal, _floor = _math.Sigmoid(), _math.Reciprocal(), _math.Floor()
+_floordiv, _mod = _math.FloorDiv(), _math.FloorMod()
+_relu, _relu6 = _act.ReLU(), _act.ReLU6()
+_gt, _lt, _ge, _le = _cmp.Greater(), _cmp.Less(), _cmp.GreaterEqual(), _cmp.LessEqual()
+_eq, _ne = _cmp.Equal(), _cmp.NotEqual()
+_and, _or, _not = _cmp.LogicalAnd(), _cmp.LogicalOr(), _cmp.LogicalNot()
+_select = _cmp.Select()
+_reshape, _transpose, _expand_dims = _arr.Reshape(), _arr.Transpose(), _arr.ExpandDims()
+_getitem, _fill, _cast = _arr.GetItem(), _arr.Fill(), _arr.Cast()
+_ones_like, _zeros_like, _stop_gradient = _arr.OnesLike(), _arr.ZerosLike(), _arr.StopGradient()
+_matmul = _lin.MatMul()
+_sum_keep, _sum = _red.ReduceSum(True), _red.ReduceSum(False)
+_mean_keep, _mean = _red.ReduceMean(True), _red.ReduceMean(False)
+_max_keep, _max = _red.ReduceMax(True), _red.ReduceMax(False)
+_min_keep, _min = _red.ReduceMin(True), _red.ReduceMin(False)
+
+
+# ----- elementwise arithmetic -------------------------------------------------------------------
+def add(input, other):
+    """``ops.add``: elementwise sum with broadcasting."""
+    return _add(input, other)
+
+
+def sub(input, other):
+    return _sub(input, other)
+
+
+def mul(input, other):
+    return _mul(input, other)
+
+
+def div(input, other):
+    """True division (integers give Float32)."""
+    return _div(input, other)
+
+
+def pow(input, exponent):  # noqa: A001 - MindSpore's name
+    return _pow(input, exponent)
+
+
+def floor_divide(input, other):
+    return _floordiv(input, other)
+
+
+def floor_mod(input, other):
+    return _mod(input, other)
+
+
+def maximum(input, other):
+    return _maximum(input, other)
+
+
+def minimum(input, other):
+    return _minimum(input, other)
+
+
+def neg(input):
+    return _neg(input)
+
+
+def exp(input):
+    return _exp(input)
+
+
+def log(input):
+    return _log(input)
+
+
+def sqrt(input):
+    return _sqrt(input)
+
+
+def square(input):
+    return _square(input)
+
+
+def abs(input):  # noqa: A001
+    return _abs(input)
+
+
+def sign(input):
+    return _sign(input)
+
+
+def sin(input):
+    return _sin(input)
+
+
+def cos(input):
+    return _cos(input)
+
+
+def tanh(input):
+    return _tanh(input)
+
+
+def sigmoid(input):
+    return _sigmoid(input)
+
+
+def reciprocal(input):
+    return _reciprocal(input)
+
+
+def floor(input):
+    return _floor(input)
+
+
+def relu(input):
+    return _relu(input)
+
+
+def relu6(x):
+    return _relu6(x)
+
+
+def softmax(input, axis=-1):
+    return _act.Softmax(axis)(input)
+
+
+def log_softmax(logits, axis=-1):
+    return _act.LogSoftmax(axis)(logits)
+
+
+# ----- comparisons and selection -------------------------------------------------------------------
+def gt(input, other):
+    return _gt(input, other)
+
+
+def lt(input, other):
+    return _lt(input, other)
+
+
+def ge(input, other):
+    return _ge(input, other)
+
+
+def le(input, other):
+    return _le(input, other)
+
+
+def equal(input, other):
+    return _eq(input, other)
+
+
+def ne(input, other):
+    return _ne(input, other)
+
+
+greater, less, greater_equal, less_equal, not_equal = gt, lt, ge, le, ne
+
+
+def logical_and(input, other):
+    return _and(input, other)
+
+
+def logical_or(input, other):
+    return _or(input, other)
+
+
+def logical_not(input):
+    return _not(input)
+
+
+def select(cond, x, y):
+    """``ops.select(cond, x, y)``: ``x`` where ``cond`` else ``y``."""
+    return _select(cond, x, y)
+
+
+where = select
+
+
+# ----- creation and dtype -------------------------------------------------------------------------
+def fill(type, shape, value):  # noqa: A002 - MindSpore's parameter name
+    """``ops.fill(type, shape, value)``."""
+    return _fill(type, shape, value)
+
+
+def full(size, fill_value, *, dtype=None):
+    dt = dtype or (mstype.float32 if isinstance(fill_value, float) else
+                   mstype.bool_ if isinstance(fill_value, bool) else mstype.int64)
+    return _fill(dt, size, fill_value)
+
+
+def ones(shape, dtype=None):
+    return _fill(dtype or mstype.float32, shape, 1)
+
+
+def zeros(shape, dtype=None):
+    return _fill(dtype or mstype.float32, shape, 0)
+
+
+def ones_like(input, dtype=None):
+    out = _ones_like(input)
+    return out if dtype is None else cast(out, dtype)
+
+
+def zeros_like(input, dtype=None):
+    out = _zeros_like(input)
+    return out if dtype is None else cast(out, dtype)
+
+
+def cast(input, dtype):
+    """``ops.cast(input, dtype)``."""
+    if isinstance(input, Tensor) and input.dtype is mstype.to_dtype(dtype, "cast(dtype)"):
+        return input
+    return _cast(input, dtype)
+
+
+def stop_gradient(value):
+    return _stop_gradient(value)
+
+
+# ----- shapes -------------------------------------------------------------------------------------
+def reshape(input, shape):
+    return _reshape(input, shape)
+
+
+def transpose(input, input_perm=None):
+    return _transpose(input, input_perm)
+
+
+def permute(input, axis):
+    return _transpose(input, axis)
+
+
+def expand_dims(input_x, axis):
+    return _expand_dims(input_x, axis)
+
+
+unsqueeze = expand_dims
+
+
+def squeeze(input, axis=None):
+    return _arr.Squeeze(() if axis is None else axis)(input)
+
+
+def broadcast_to(input, shape):
+    return _arr.BroadcastTo(shape)(input)
+
+
+def flatten(input, start_dim=1, end_dim=-1):
+    shape = input.shape
+    if len(shape) == 0:
+        return reshape(input, (1,))
+    start, end = start_dim % len(shape), end_dim % len(shape)
+    new = shape[:start] + (int(np.prod(shape[start:end + 1])),) + shape[end + 1:]
+    return reshape(input, new)
+
+
+def concat(tensors, axis=0):
+    return _arr.Concat(axis)(tensors)
+
+
+cat = concat
+
+
+def stack(tensors, axis=0):
+    return _arr.Stack(axis)(tensors)
+
+
+def getitem(input, index):
+    return _getitem(input, index)
+
+
+def gather(input_params, input_indices, axis, batch_dims=0):
+    """``ops.gather``: take ``input_indices`` along ``axis`` (an index expression underneath)."""
+    if batch_dims != 0:
+        raise NotImplementedError("gather: batch_dims other than 0 is not supported yet")
+    ndim = len(input_params.shape)
+    if not -ndim <= axis < ndim:
+        raise ValueError(f"Gather: axis {axis} is out of range for a tensor of rank {ndim}.")
+    indices = input_indices._data if isinstance(input_indices, Tensor) else np.asarray(input_indices)
+    size = input_params.shape[axis]
+    if indices.size and (indices.max() >= size or indices.min() < -size):
+        raise ValueError(
+            f"Gather: index {int(indices.max() if indices.max() >= size else indices.min())} is out "
+            f"of range for axis {axis} of size {size} (input shape {list(input_params.shape)})."
+        )
+    return _getitem(input_params, (slice(None),) * (axis % ndim) + (indices,))
+
+
+# ----- linear algebra -----------------------------------------------------------------------------
+def matmul(input, other):
+    """``ops.matmul``: NumPy's matmul semantics (vectors, matrices, broadcast batches)."""
+    x, y = input, other
+    for name, v in (("input", x), ("other", y)):
+        if not isinstance(v, Tensor):
+            raise TypeError(f"matmul: '{name}' must be a Tensor, but got {type(v).__name__}.")
+    x_vec, y_vec = len(x.shape) == 1, len(y.shape) == 1
+    if x_vec:
+        x = expand_dims(x, 0)
+    if y_vec:
+        y = expand_dims(y, 1)
+    out = _matmul(x, y)
+    if x_vec and y_vec:
+        return reshape(out, ())
+    if x_vec:
+        return squeeze(out, -2)
+    if y_vec:
+        return squeeze(out, -1)
+    return out
+
+
+# ----- reductions ---------------------------------------------------------------------------------
+def _axis_arg(axis, dim):
+    return dim if axis is None else axis
+
+
+def sum(input, dim=None, keepdim=False, *, axis=None, keepdims=None, dtype=None):  # noqa: A001
+    """``ops.sum(input, dim=None, keepdim=False)``; ``axis``/``keepdims`` are accepted too."""
+    keep = keepdim if keepdims is None else keepdims
+    out = (_sum_keep if keep else _sum)(input, _axis_arg(axis, dim))
+    return out if dtype is None else cast(out, dtype)
+
+
+def reduce_sum(x, axis=(), keep_dims=False):
+    return (_sum_keep if keep_dims else _sum)(x, axis)
+
+
+def mean(input, axis=None, keep_dims=False, *, keepdims=None, dim=None):
+    keep = keep_dims if keepdims is None else keepdims
+    return (_mean_keep if keep else _mean)(input, _axis_arg(axis, dim))
+
+
+def amax(input, axis=None, keepdims=False):
+    return (_max_keep if keepdims else _max)(input, axis)
+
+
+def amin(input, axis=None, keepdims=False):
+    return (_min_keep if keepdims else _min)(input, axis)
+
+
+def max(input, axis=None, keepdims=False):  # noqa: A001
+    """``ops.max``: MindSpore 2.x returns ``(values, indices)``."""
+    values = amax(input, axis, keepdims)
+    return values, argmax(input, axis, keepdims)
+
+
+def min(input, axis=None, keepdims=False):  # noqa: A001
+    values = amin(input, axis, keepdims)
+    return values, argmin(input, axis, keepdims)
+
+
+def argmax(input, dim=None, keepdim=False):
+    from ..primitives.reduce import Argmax
+    if dim is None:
+        out = Argmax(axis=None, output_type=mstype.int64)(input)
+        return reshape(out, (1,) * len(input.shape)) if keepdim else out
+    out = Argmax(axis=dim, output_type=mstype.int64)(input)
+    return expand_dims(out, dim) if keepdim else out
+
+
+def argmin(input, dim=None, keepdim=False):
+    from ..primitives.reduce import Argmin
+    if dim is None:
+        out = Argmin(axis=None, output_type=mstype.int64)(input)
+        return reshape(out, (1,) * len(input.shape)) if keepdim else out
+    out = Argmin(axis=dim, output_type=mstype.int64)(input)
+    return expand_dims(out, dim) if keepdim else out

@@ -1,0 +1,102 @@
+"""Activation primitives: ReLU, ReLU6, Softmax, LogSoftmax, and their gradient primitives.
+
+As in MindSpore, the derivatives of ReLU and ReLU6 are primitives of their own (``ReluGrad``,
+``ReLU6Grad``).  ``ReluGrad`` has a backward rule, so ReLU can be differentiated twice;
+``ReLU6Grad`` deliberately has none, so ``grad(grad(relu6))`` fails with an error naming the missing
+rule — the situation the "custom bprop" documentation page solves with a Cell ``bprop``.
+"""
+from __future__ import annotations
+
+import numpy as np
+import sympy
+
+from .base import Primitive
+from .math import _Unary, F, sym_elementwise
+from .operands import normalize_axis
+
+
+class ReLU(_Unary):
+    def impl(self, x):
+        return np.maximum(x, 0)
+
+    def bprop(self, x, out, dout):
+        return (ReluGrad()(dout, out),)
+
+    sympy = staticmethod(sym_elementwise(lambda v: sympy.Max(v, 0)))
+
+
+class ReluGrad(Primitive):
+    """``dout * (out > 0)``: the derivative of ReLU, itself differentiable in ``dout``."""
+
+    def impl(self, dout, out):
+        return np.where(out > 0, dout, np.zeros((), dout.dtype))
+
+    def bprop(self, dout, out, _out, ddout):
+        return ReluGrad()(ddout, out), None
+
+
+class ReLU6(_Unary):
+    def impl(self, x):
+        return np.clip(x, 0, 6)
+
+    def bprop(self, x, out, dout):
+        return (ReLU6Grad()(dout, x),)
+
+    sympy = staticmethod(sym_elementwise(lambda v: sympy.Min(sympy.Max(v, 0), 6)))
+
+
+class ReLU6Grad(Primitive):
+    """``dout * (0 < x < 6)``.  No ``bprop``: MindSpore defines no second-order rule for ReLU6."""
+
+    def impl(self, dout, x):
+        return np.where((x > 0) & (x < 6), dout, np.zeros((), dout.dtype))
+
+
+class Softmax(_Unary):
+    """``ops.Softmax(axis=-1)``."""
+
+    float_only = True
+
+    def __init__(self, axis=-1):
+        self.axis = axis if isinstance(axis, (tuple, list)) else (axis,)
+
+    def impl(self, x):
+        axis = normalize_axis(self.name, tuple(self.axis), x.ndim)
+        shifted = x - np.max(x, axis=axis, keepdims=True)
+        e = np.exp(shifted)
+        return e / np.sum(e, axis=axis, keepdims=True)
+
+    def bprop(self, x, out, dout):
+        f = F()
+        axis = normalize_axis(self.name, tuple(self.axis), x.ndim)
+        inner = f.sum(f.mul(dout, out), axis, keepdims=True)
+        return (f.mul(out, f.sub(dout, inner)),)
+
+    def sympy(self, x):
+        axis = normalize_axis(self.name, tuple(self.axis), x.ndim)
+        e = sym_elementwise(sympy.exp)(x)
+        return e / np.sum(e, axis=axis, keepdims=True)
+
+
+class LogSoftmax(_Unary):
+    """``ops.LogSoftmax(axis=-1)``."""
+
+    float_only = True
+
+    def __init__(self, axis=-1):
+        self.axis = axis
+
+    def impl(self, x):
+        axis = normalize_axis(self.name, self.axis, x.ndim)
+        shifted = x - np.max(x, axis=axis, keepdims=True)
+        return shifted - np.log(np.sum(np.exp(shifted), axis=axis, keepdims=True))
+
+    def bprop(self, x, out, dout):
+        f = F()
+        axis = normalize_axis(self.name, self.axis, x.ndim)
+        return (f.sub(dout, f.mul(f.exp(out), f.sum(dout, axis, keepdims=True))),)
+
+    def sympy(self, x):
+        axis = normalize_axis(self.name, self.axis, x.ndim)
+        e = sym_elementwise(sympy.exp)(x)
+        return x - sym_elementwise(sympy.log)(np.sum(e, axis=axis, keepdims=True))

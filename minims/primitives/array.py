@@ -1,0 +1,348 @@
+"""Array primitives: shape changes, joining, indexing, creation and casting.
+
+Shape arguments (a shape, a permutation, an axis, an index) are *static*: they are passed to
+``bind`` as Python values, so they are constants in every interpreter and get ``None`` as their
+gradient.  Indexing is one primitive, ``GetItem``, whose backward rule ``GetItemGrad`` scatters the
+gradient into zeros; the two are each other's derivative, so indexing is differentiable to any order.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .. import dtype as mstype
+from ..tensor import Tensor, _describe
+from .base import Primitive
+from .math import F
+from .operands import normalize_axis, sum_to
+
+
+def _shape_tuple(op_name: str, shape) -> tuple:
+    if isinstance(shape, Tensor):
+        shape = shape.tolist()
+    if isinstance(shape, (int, np.integer)):
+        return (int(shape),)
+    if isinstance(shape, (tuple, list)) and all(isinstance(s, (int, np.integer)) for s in shape):
+        return tuple(int(s) for s in shape)
+    raise TypeError(f"{op_name}: shape must be a tuple of ints, but got {_describe(shape)}.")
+
+
+class Reshape(Primitive):
+    """``ops.Reshape()(x, shape)``; one entry of ``shape`` may be -1."""
+
+    def __call__(self, x, shape):
+        from ..interpreters.stack import bind
+        return bind(self, x, _shape_tuple(self.name, shape))
+
+    def impl(self, x, shape):
+        return x.reshape(shape)
+
+    def bprop(self, x, shape, out, dout):
+        return F().reshape(dout, x.shape), None
+
+    def sympy(self, x, shape):
+        return x.reshape(shape)
+
+    def explain_failure(self, exc, args):
+        x, shape = args
+        return ValueError(
+            f"Reshape: cannot reshape a tensor of shape {list(x.shape)} ({int(np.prod(x.shape))} "
+            f"elements) into shape {list(shape)}. The number of elements must stay the same; "
+            "use -1 for one dimension to have it inferred."
+        )
+
+
+class Transpose(Primitive):
+    """``ops.Transpose()(x, perm)``."""
+
+    def __call__(self, x, perm=None):
+        from ..interpreters.stack import bind
+        ndim = len(x.shape)
+        perm = tuple(reversed(range(ndim))) if perm is None else _shape_tuple(self.name, perm)
+        if sorted(p % ndim if ndim else p for p in perm) != list(range(ndim)) or len(perm) != ndim:
+            raise ValueError(
+                f"Transpose: perm {list(perm)} is not a permutation of the {ndim} axes of a tensor "
+                f"of shape {list(x.shape)}."
+            )
+        return bind(self, x, tuple(p % ndim for p in perm))
+
+    def impl(self, x, perm):
+        return np.transpose(x, perm)
+
+    def bprop(self, x, perm, out, dout):
+        return F().transpose(dout, tuple(np.argsort(perm).tolist())), None
+
+    def sympy(self, x, perm):
+        return np.transpose(x, perm)
+
+
+class ExpandDims(Primitive):
+    def __call__(self, x, axis):
+        from ..interpreters.stack import bind
+        ndim = len(x.shape) + 1
+        if not -ndim <= axis < ndim:
+            raise ValueError(f"ExpandDims: axis {axis} is out of range for the result rank {ndim}.")
+        return bind(self, x, int(axis) % ndim)
+
+    def impl(self, x, axis):
+        return np.expand_dims(x, axis)
+
+    def bprop(self, x, axis, out, dout):
+        return F().reshape(dout, x.shape), None
+
+    def sympy(self, x, axis):
+        return np.expand_dims(x, axis)
+
+
+class Squeeze(Primitive):
+    """``ops.Squeeze(axis=())(x)``: remove the given size-1 axes (all of them by default)."""
+
+    def __init__(self, axis=()):
+        self.axis = axis
+
+    def __call__(self, x):
+        from ..interpreters.stack import bind
+        if self.axis in ((), None):
+            axes = tuple(i for i, d in enumerate(x.shape) if d == 1)
+        else:
+            axes = normalize_axis(self.name, self.axis, len(x.shape))
+            bad = [a for a in axes if x.shape[a] != 1]
+            if bad:
+                raise ValueError(
+                    f"Squeeze: axis {bad[0]} has size {x.shape[bad[0]]}, not 1, in a tensor of shape "
+                    f"{list(x.shape)}; only size-1 axes can be squeezed."
+                )
+        return bind(self, x, axes)
+
+    def impl(self, x, axes):
+        return np.squeeze(x, axis=axes)
+
+    def bprop(self, x, axes, out, dout):
+        return F().reshape(dout, x.shape), None
+
+    def sympy(self, x, axes):
+        return np.squeeze(x, axis=axes)
+
+
+class BroadcastTo(Primitive):
+    """``ops.BroadcastTo(shape)(x)``; -1 in ``shape`` keeps that dimension."""
+
+    def __init__(self, shape):
+        self.shape = shape
+
+    def __call__(self, x):
+        from ..interpreters.stack import bind
+        shape = _shape_tuple(self.name, self.shape)
+        lead = len(shape) - len(x.shape)
+        shape = tuple(x.shape[i - lead] if s == -1 and i >= lead else s for i, s in enumerate(shape))
+        return bind(self, x, shape)
+
+    def impl(self, x, shape):
+        return np.broadcast_to(x, shape)
+
+    def bprop(self, x, shape, out, dout):
+        return sum_to(dout, x), None
+
+    def sympy(self, x, shape):
+        return np.broadcast_to(x, shape).copy()
+
+    def explain_failure(self, exc, args):
+        x, shape = args
+        return ValueError(
+            f"BroadcastTo: cannot broadcast a tensor of shape {list(x.shape)} to shape {list(shape)}: "
+            "each dimension must be equal to the target or 1."
+        )
+
+
+class Concat(Primitive):
+    """``ops.Concat(axis=0)((x, y, ...))``."""
+
+    def __init__(self, axis=0):
+        self.axis = axis
+
+    def __call__(self, tensors):
+        from ..interpreters.stack import bind
+        if not isinstance(tensors, (tuple, list)) or not tensors:
+            raise TypeError(f"Concat: expected a non-empty tuple or list of Tensors, got {_describe(tensors)}.")
+        return bind(self, *tensors)
+
+    def impl(self, *xs):
+        return np.concatenate(xs, axis=self.axis)
+
+    def bprop(self, *args):
+        xs, dout = args[:-2], args[-1]
+        axis = self.axis % len(dout.shape)
+        grads, start = [], 0
+        for x in xs:
+            stop = start + x.shape[axis]
+            index = (slice(None),) * axis + (slice(start, stop),)
+            grads.append(F().getitem(dout, index))
+            start = stop
+        return tuple(grads)
+
+    def sympy(self, *xs):
+        return np.concatenate(xs, axis=self.axis)
+
+
+class Stack(Primitive):
+    """``ops.Stack(axis=0)((x, y, ...))``."""
+
+    def __init__(self, axis=0):
+        self.axis = axis
+
+    def __call__(self, tensors):
+        from ..interpreters.stack import bind
+        if not isinstance(tensors, (tuple, list)) or not tensors:
+            raise TypeError(f"Stack: expected a non-empty tuple or list of Tensors, got {_describe(tensors)}.")
+        return bind(self, *tensors)
+
+    def impl(self, *xs):
+        return np.stack(xs, axis=self.axis)
+
+    def bprop(self, *args):
+        xs, dout = args[:-2], args[-1]
+        axis = self.axis % len(dout.shape)
+        return tuple(F().getitem(dout, (slice(None),) * axis + (i,)) for i in range(len(xs)))
+
+    def sympy(self, *xs):
+        return np.stack(xs, axis=self.axis)
+
+
+def normalize_index(index):
+    """A user's index (ints, slices, None, Ellipsis, bool/int Tensors, lists) as a NumPy index tuple."""
+    if not isinstance(index, tuple):
+        index = (index,)
+    out = []
+    for item in index:
+        if isinstance(item, Tensor):
+            item = item._data
+        elif isinstance(item, list):
+            item = np.asarray(item)
+        if isinstance(item, np.ndarray) and item.dtype.kind not in "biu":
+            raise TypeError(f"Tensor index must be integers or bools, got dtype {item.dtype}.")
+        if not (item is None or item is Ellipsis or isinstance(item, (int, np.integer, slice, np.ndarray))):
+            raise TypeError(
+                f"Tensor index: expected ints, slices, None, ..., or integer/bool Tensors, "
+                f"but got {_describe(item)}."
+            )
+        out.append(item)
+    return tuple(out)
+
+
+class GetItem(Primitive):
+    """``x[index]`` (MindSpore's tensor getitem); also the body of ``ops.gather``."""
+
+    def __call__(self, x, index):
+        from ..interpreters.stack import bind
+        return bind(self, x, normalize_index(index))
+
+    def impl(self, x, index):
+        return np.asarray(x[index])
+
+    def bprop(self, x, index, out, dout):
+        return GetItemGrad()(dout, x.shape, index), None
+
+    def sympy(self, x, index):
+        return np.asarray(x[index], dtype=object)
+
+    def explain_failure(self, exc, args):
+        x, index = args
+        return IndexError(f"GetItem: index {index!r} is invalid for a tensor of shape {list(x.shape)}: {exc}")
+
+
+def _has_array(index) -> bool:
+    return any(isinstance(i, np.ndarray) for i in index)
+
+
+class GetItemGrad(Primitive):
+    """Scatter-add ``dout`` into zeros of ``shape`` at ``index`` (the adjoint of GetItem)."""
+
+    def __call__(self, dout, shape, index):
+        from ..interpreters.stack import bind
+        return bind(self, dout, tuple(shape), index)
+
+    def impl(self, dout, shape, index):
+        z = np.zeros(shape, dtype=dout.dtype)
+        if _has_array(index):
+            np.add.at(z, index, dout)        # repeated indices accumulate
+        else:
+            z[index] = dout
+        return z
+
+    def bprop(self, dout, shape, index, out, ddx):
+        return GetItem()(ddx, index), None, None
+
+
+class Fill(Primitive):
+    """``ops.Fill()(dtype, shape, value)``."""
+
+    differentiable = False
+
+    def __call__(self, type_, shape, value):
+        from ..interpreters.stack import bind
+        dt = mstype.to_dtype(type_, "Fill(type)")
+        if isinstance(value, Tensor):
+            value = value.item()
+        if not isinstance(value, (bool, int, float, np.generic)):
+            raise TypeError(f"Fill: value must be a number, got {_describe(value)}.")
+        return bind(self, dt, _shape_tuple(self.name, shape), value)
+
+    def impl(self, dt, shape, value):
+        return np.full(shape, value, dtype=dt.np_dtype)
+
+
+class OnesLike(Primitive):
+    differentiable = False
+
+    def impl(self, x):
+        return np.ones_like(x)
+
+
+class ZerosLike(Primitive):
+    differentiable = False
+
+    def impl(self, x):
+        return np.zeros_like(x)
+
+
+class Cast(Primitive):
+    """``ops.Cast()(x, dtype)``; the gradient is cast back to the input's dtype."""
+
+    def __call__(self, x, dtype):
+        from ..interpreters.stack import bind
+        from .operands import as_operand
+        x = as_operand(self.name, x, "x")
+        if not isinstance(x, Tensor):
+            x = Tensor(x)
+        return bind(self, x, mstype.to_dtype(dtype, "Cast(dtype)"))
+
+    def impl(self, x, dt):
+        return x.astype(dt.np_dtype, copy=False)
+
+    def bprop(self, x, dt, out, dout):
+        return F().cast(dout, x.dtype), None
+
+    def sympy(self, x, dt):
+        return x
+
+
+class StopGradient(Primitive):
+    """Identity whose output is a constant for every gradient level."""
+
+    differentiable = False
+
+    def impl(self, x):
+        return x
+
+    def sympy(self, x):
+        return x
+
+
+class Identity(Primitive):
+    def impl(self, x):
+        return x
+
+    def bprop(self, x, out, dout):
+        return (dout,)
+
+    def sympy(self, x):
+        return x

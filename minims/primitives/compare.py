@@ -1,0 +1,103 @@
+"""Comparison, logical and selection primitives.
+
+Comparisons return Bool tensors and are not differentiable (a gradient level does not record them).
+``Select`` is differentiable in its two value operands: the gradient goes to whichever operand each
+element was taken from.
+"""
+from __future__ import annotations
+
+import numpy as np
+import sympy
+
+from .base import Primitive
+from .math import _Binary, F
+from .operands import as_operand, sum_to
+
+
+class _Compare(_Binary):
+    differentiable = False
+
+
+class Greater(_Compare):
+    def impl(self, x, y):
+        return np.greater(x, y)
+
+    def sympy(self, x, y):
+        return np.frompyfunc(lambda a, b: sympy.Piecewise((1, a > b), (0, True)), 2, 1)(x, y)
+
+
+class Less(_Compare):
+    def impl(self, x, y):
+        return np.less(x, y)
+
+
+class GreaterEqual(_Compare):
+    def impl(self, x, y):
+        return np.greater_equal(x, y)
+
+
+class LessEqual(_Compare):
+    def impl(self, x, y):
+        return np.less_equal(x, y)
+
+
+class Equal(_Compare):
+    def impl(self, x, y):
+        return np.equal(x, y)
+
+
+class NotEqual(_Compare):
+    def impl(self, x, y):
+        return np.not_equal(x, y)
+
+
+class LogicalAnd(_Compare):
+    def impl(self, x, y):
+        return np.logical_and(x, y)
+
+
+class LogicalOr(_Compare):
+    def impl(self, x, y):
+        return np.logical_or(x, y)
+
+
+class LogicalNot(Primitive):
+    differentiable = False
+
+    def impl(self, x):
+        return np.logical_not(x)
+
+
+class Select(Primitive):
+    """``ops.select(cond, x, y)``: ``x`` where ``cond`` is True, else ``y`` (broadcasting)."""
+
+    def __call__(self, cond, x, y):
+        from ..interpreters.stack import bind
+        from ..tensor import Tensor
+        cond = as_operand(self.name, cond, "cond")
+        if not isinstance(cond, Tensor) or cond.dtype.kind != "bool":
+            got = cond.dtype if isinstance(cond, Tensor) else type(cond).__name__
+            raise TypeError(
+                f"Select: 'cond' must be a Bool Tensor, but got {got}. "
+                "Fix: build it with a comparison, e.g. ops.gt(x, 0)."
+            )
+        x = as_operand(self.name, x, "x")
+        y = as_operand(self.name, y, "y")
+        if isinstance(x, Tensor) and not isinstance(y, Tensor):
+            y = F().cast(Tensor(y), x.dtype)
+        elif isinstance(y, Tensor) and not isinstance(x, Tensor):
+            x = F().cast(Tensor(x), y.dtype)
+        return bind(self, cond, x, y)
+
+    def impl(self, cond, x, y):
+        return np.where(cond, x, y)
+
+    def bprop(self, cond, x, y, out, dout):
+        f = F()
+        zeros = f.zeros_like(dout)
+        dx = sum_to(f.select(cond, dout, zeros), x)
+        dy = sum_to(f.select(cond, zeros, dout), y)
+        return None, dx, dy
+
+    def sympy(self, cond, x, y):
+        return np.where(cond.astype(bool), x, y)

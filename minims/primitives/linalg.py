@@ -1,0 +1,94 @@
+"""Matrix multiplication: ``MatMul(transpose_a, transpose_b)``, batched with broadcasting.
+
+The four transpose combinations have closed-form gradients that are themselves matrix products,
+so the backward rule only ever calls ``MatMul`` again (with other transpose flags) and sums the
+batch dimensions that broadcasting added.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..tensor import Tensor
+from .base import Primitive
+from .operands import sum_to
+
+
+class MatMul(Primitive):
+    """``ops.MatMul(transpose_a=False, transpose_b=False)(x, y)`` for inputs of rank >= 2."""
+
+    def __init__(self, transpose_a=False, transpose_b=False):
+        self.transpose_a = bool(transpose_a)
+        self.transpose_b = bool(transpose_b)
+
+    def __call__(self, x, y):
+        from ..interpreters.stack import bind
+        self._check(x, y)
+        return bind(self, x, y)
+
+    def _check(self, x, y):
+        for name, v in (("x", x), ("y", y)):
+            if not isinstance(v, Tensor):
+                raise TypeError(f"{self.name}: input '{name}' must be a Tensor, but got {type(v).__name__}.")
+            if len(v.shape) < 2:
+                raise ValueError(
+                    f"{self.name}: input '{name}' must have rank >= 2, but has shape {list(v.shape)}. "
+                    "Fix: use ops.matmul for vectors, or reshape to a matrix."
+                )
+        if x.dtype is not y.dtype:
+            raise TypeError(
+                f"{self.name}: x and y must have the same dtype, but got {x.dtype} and {y.dtype}. "
+                f"Fix: cast one of them, e.g. y.astype(x.dtype)."
+            )
+        k_x = x.shape[-2] if self.transpose_a else x.shape[-1]
+        k_y = y.shape[-1] if self.transpose_b else y.shape[-2]
+        if k_x != k_y:
+            raise ValueError(
+                f"{self.name}: the inner dimensions do not match: x has shape {list(x.shape)}"
+                f"{' (transposed)' if self.transpose_a else ''} and y has shape {list(y.shape)}"
+                f"{' (transposed)' if self.transpose_b else ''}, so x contributes {k_x} columns but "
+                f"y has {k_y} rows. Fix: transpose or reshape one input so these agree."
+            )
+        try:
+            np.broadcast_shapes(x.shape[:-2], y.shape[:-2])
+        except ValueError:
+            raise ValueError(
+                f"{self.name}: batch dimensions {list(x.shape[:-2])} and {list(y.shape[:-2])} "
+                "cannot be broadcast together."
+            ) from None
+
+    def impl(self, x, y):
+        if self.transpose_a:
+            x = np.swapaxes(x, -1, -2)
+        if self.transpose_b:
+            y = np.swapaxes(y, -1, -2)
+        return np.matmul(x, y)
+
+    def bprop(self, x, y, out, dout):
+        ta, tb = self.transpose_a, self.transpose_b
+        if not ta and not tb:      # C = X Y
+            dx, dy = _mm(False, True)(dout, y), _mm(True, False)(x, dout)
+        elif ta and not tb:        # C = X^T Y
+            dx, dy = _mm(False, True)(y, dout), _mm(False, False)(x, dout)
+        elif not ta and tb:        # C = X Y^T
+            dx, dy = _mm(False, False)(dout, y), _mm(True, False)(dout, x)
+        else:                      # C = X^T Y^T
+            dx, dy = _mm(True, True)(y, dout), _mm(True, True)(dout, x)
+        return sum_to(dx, x), sum_to(dy, y)
+
+    def sympy(self, x, y):
+        return self.impl(x, y)
+
+
+class BatchMatMul(MatMul):
+    """``ops.BatchMatMul(transpose_a=False, transpose_b=False)``: MatMul over leading batch axes."""
+
+
+_CACHE = {}
+
+
+def _mm(ta: bool, tb: bool) -> MatMul:
+    key = (ta, tb)
+    prim = _CACHE.get(key)
+    if prim is None:
+        prim = _CACHE[key] = MatMul(ta, tb)
+    return prim

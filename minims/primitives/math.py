@@ -1,0 +1,327 @@
+"""Elementwise arithmetic and transcendental primitives with their backward rules.
+
+Binary ops broadcast; their ``bprop`` un-broadcasts with ``sum_to``.  Every rule is written in
+minims ops on the primal values, so differentiating a rule again just works.
+"""
+from __future__ import annotations
+
+import numpy as np
+import sympy
+
+from .base import Primitive
+from .operands import binary_operands, sum_to
+
+
+def F():
+    """The functional API, imported late (it imports this module)."""
+    from ..ops import functional
+    return functional
+
+
+def sym_elementwise(fn):
+    """Apply a SymPy function to every entry of an object array (the symbolic interpreter's data)."""
+    ufunc = np.frompyfunc(fn, 1, 1)
+
+    def apply(x):
+        return np.asarray(ufunc(x), dtype=object)
+    return apply
+
+
+class _Binary(Primitive):
+    """Elementwise op of two operands with MindSpore promotion (Python scalars stay constants)."""
+
+    float_result = False
+
+    def __call__(self, x, y):
+        x, y = binary_operands(self.name, x, y, self.float_result)
+        from ..interpreters.stack import bind
+        return bind(self, x, y)
+
+
+class _Unary(Primitive):
+    """Elementwise op of one tensor; integer inputs are computed in float32 where NumPy would widen."""
+
+    float_only = False
+
+    def __call__(self, x):
+        from ..interpreters.stack import bind
+        from .operands import as_operand
+        x = as_operand(self.name, x, "x")
+        if self.float_only and not isinstance(x, float) and getattr(x, "dtype", None) is not None \
+                and not x.dtype.is_float:
+            x = F().cast(x, "float32")
+        return bind(self, x)
+
+
+class Add(_Binary):
+    def impl(self, x, y):
+        return np.add(x, y)
+
+    def bprop(self, x, y, out, dout):
+        return sum_to(dout, x), sum_to(dout, y)
+
+    def sympy(self, x, y):
+        return np.add(x, y)
+
+
+class Sub(_Binary):
+    def impl(self, x, y):
+        return np.subtract(x, y)
+
+    def bprop(self, x, y, out, dout):
+        return sum_to(dout, x), (sum_to(F().neg(dout), y) if hasattr(y, "shape") else None)
+
+    def sympy(self, x, y):
+        return np.subtract(x, y)
+
+
+class Mul(_Binary):
+    def impl(self, x, y):
+        return np.multiply(x, y)
+
+    def bprop(self, x, y, out, dout):
+        f = F()
+        dx = sum_to(f.mul(dout, y), x) if hasattr(x, "shape") else None
+        dy = sum_to(f.mul(dout, x), y) if hasattr(y, "shape") else None
+        return dx, dy
+
+    def sympy(self, x, y):
+        return np.multiply(x, y)
+
+
+class Div(_Binary):
+    """True division (MindSpore's ``RealDiv``/``Div``); integer operands give Float32."""
+
+    float_result = True
+
+    def impl(self, x, y):
+        return np.true_divide(x, y)
+
+    def bprop(self, x, y, out, dout):
+        f = F()
+        dx = sum_to(f.div(dout, y), x) if hasattr(x, "shape") else None
+        dy = sum_to(f.neg(f.div(f.mul(dout, out), y)), y) if hasattr(y, "shape") else None
+        return dx, dy
+
+    def sympy(self, x, y):
+        return np.true_divide(x, y)
+
+
+RealDiv = Div
+
+
+class Pow(_Binary):
+    def impl(self, x, y):
+        return np.power(x, y)
+
+    def bprop(self, x, y, out, dout):
+        f = F()
+        dx = dy = None
+        if hasattr(x, "shape"):
+            dx = sum_to(f.mul(dout, f.mul(y, f.pow(x, y - 1))), x)
+        if hasattr(y, "shape"):
+            dy = sum_to(f.mul(dout, f.mul(out, f.log(x))), y)
+        return dx, dy
+
+    def sympy(self, x, y):
+        return np.power(x, y)
+
+
+class Maximum(_Binary):
+    def impl(self, x, y):
+        return np.maximum(x, y)
+
+    def bprop(self, x, y, out, dout):
+        f = F()
+        take_x = f.cast(f.ge(x, y), dout.dtype)
+        dx = sum_to(f.mul(dout, take_x), x) if hasattr(x, "shape") else None
+        dy = sum_to(f.mul(dout, f.sub(1, take_x)), y) if hasattr(y, "shape") else None
+        return dx, dy
+
+    def sympy(self, x, y):
+        return np.frompyfunc(sympy.Max, 2, 1)(x, y)
+
+
+class Minimum(_Binary):
+    def impl(self, x, y):
+        return np.minimum(x, y)
+
+    def bprop(self, x, y, out, dout):
+        f = F()
+        take_x = f.cast(f.le(x, y), dout.dtype)
+        dx = sum_to(f.mul(dout, take_x), x) if hasattr(x, "shape") else None
+        dy = sum_to(f.mul(dout, f.sub(1, take_x)), y) if hasattr(y, "shape") else None
+        return dx, dy
+
+    def sympy(self, x, y):
+        return np.frompyfunc(sympy.Min, 2, 1)(x, y)
+
+
+class FloorDiv(_Binary):
+    differentiable = False
+
+    def impl(self, x, y):
+        return np.floor_divide(x, y)
+
+
+class FloorMod(_Binary):
+    differentiable = False
+
+    def impl(self, x, y):
+        return np.mod(x, y)
+
+
+Mod = FloorMod
+
+
+class Neg(_Unary):
+    def impl(self, x):
+        return np.negative(x)
+
+    def bprop(self, x, out, dout):
+        return (F().neg(dout),)
+
+    def sympy(self, x):
+        return np.negative(x)
+
+
+class Exp(_Unary):
+    float_only = True
+
+    def impl(self, x):
+        return np.exp(x)
+
+    def bprop(self, x, out, dout):
+        return (F().mul(dout, out),)
+
+    sympy = staticmethod(sym_elementwise(sympy.exp))
+
+
+class Log(_Unary):
+    float_only = True
+
+    def impl(self, x):
+        return np.log(x)
+
+    def bprop(self, x, out, dout):
+        return (F().div(dout, x),)
+
+    sympy = staticmethod(sym_elementwise(sympy.log))
+
+
+class Sqrt(_Unary):
+    float_only = True
+
+    def impl(self, x):
+        return np.sqrt(x)
+
+    def bprop(self, x, out, dout):
+        f = F()
+        return (f.div(f.mul(dout, 0.5), out),)
+
+    sympy = staticmethod(sym_elementwise(sympy.sqrt))
+
+
+class Square(_Unary):
+    def impl(self, x):
+        return np.square(x)
+
+    def bprop(self, x, out, dout):
+        f = F()
+        return (f.mul(dout, f.mul(x, 2)),)
+
+    def sympy(self, x):
+        return np.multiply(x, x)
+
+
+class Abs(_Unary):
+    def impl(self, x):
+        return np.abs(x)
+
+    def bprop(self, x, out, dout):
+        f = F()
+        return (f.mul(dout, f.sign(x)),)
+
+    sympy = staticmethod(sym_elementwise(sympy.Abs))
+
+
+class Sign(_Unary):
+    differentiable = False
+
+    def impl(self, x):
+        return np.sign(x)
+
+    sympy = staticmethod(sym_elementwise(sympy.sign))
+
+
+class Sin(_Unary):
+    float_only = True
+
+    def impl(self, x):
+        return np.sin(x)
+
+    def bprop(self, x, out, dout):
+        f = F()
+        return (f.mul(dout, f.cos(x)),)
+
+    sympy = staticmethod(sym_elementwise(sympy.sin))
+
+
+class Cos(_Unary):
+    float_only = True
+
+    def impl(self, x):
+        return np.cos(x)
+
+    def bprop(self, x, out, dout):
+        f = F()
+        return (f.neg(f.mul(dout, f.sin(x))),)
+
+    sympy = staticmethod(sym_elementwise(sympy.cos))
+
+
+class Tanh(_Unary):
+    float_only = True
+
+    def impl(self, x):
+        return np.tanh(x)
+
+    def bprop(self, x, out, dout):
+        f = F()
+        return (f.mul(dout, f.sub(1, f.mul(out, out))),)
+
+    sympy = staticmethod(sym_elementwise(sympy.tanh))
+
+
+class Sigmoid(_Unary):
+    float_only = True
+
+    def impl(self, x):
+        # the tanh form never overflows, unlike 1 / (1 + exp(-x)) for large negative x
+        return (np.tanh(x * 0.5) + 1) * np.asarray(0.5, dtype=x.dtype)
+
+    def bprop(self, x, out, dout):
+        f = F()
+        return (f.mul(dout, f.mul(out, f.sub(1, out))),)
+
+    sympy = staticmethod(sym_elementwise(lambda v: 1 / (1 + sympy.exp(-v))))
+
+
+class Reciprocal(_Unary):
+    float_only = True
+
+    def impl(self, x):
+        return np.reciprocal(x)
+
+    def bprop(self, x, out, dout):
+        f = F()
+        return (f.neg(f.mul(dout, f.mul(out, out))),)
+
+    sympy = staticmethod(sym_elementwise(lambda v: 1 / v))
+
+
+class Floor(_Unary):
+    differentiable = False
+
+    def impl(self, x):
+        return np.floor(x)

@@ -1,0 +1,121 @@
+"""Argument handling shared by the primitives: operand checking, dtype promotion, un-broadcasting.
+
+* ``binary_operands`` turns the two operands of an elementwise op into what its ``impl`` expects,
+  applying MindSpore's promotion (``int32 + float16 -> float16``, ``float32 * 2.5 -> float32``,
+  ``int32 * 2.5 -> float32``) and rejecting strings and other non-numbers with an error that names
+  the op.  Python scalars stay Python scalars: they are constants, never differentiated.
+* ``sum_to`` is the gradient side of broadcasting: it sums a gradient over the dimensions that
+  broadcasting added or stretched, so that it has the shape (and dtype) of the input again.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .. import dtype as mstype
+from ..tensor import Tensor, _describe
+
+_SCALARS = (bool, int, float, np.bool_, np.integer, np.floating)
+
+
+def as_operand(op_name: str, value, position: str):
+    """Tensors and Python numbers pass; arrays and lists become Tensors; anything else is an error."""
+    if isinstance(value, (Tensor, bool, int, float)):
+        return value
+    if isinstance(value, np.generic) and isinstance(value, _SCALARS):
+        return value.item()
+    if isinstance(value, (np.ndarray, list, tuple)):
+        return Tensor(value)
+    raise TypeError(
+        f"{op_name}: input '{position}' must be a Tensor or a number (int, float, bool), "
+        f"but got {_describe(value)}. Fix: pass a Tensor, e.g. Tensor({value!r}) if it holds numbers."
+    )
+
+
+def binary_operands(op_name: str, x, y, float_result: bool = False):
+    """Check and promote the operands of an elementwise binary op; returns (x, y)."""
+    from ..ops import functional as F
+
+    x = as_operand(op_name, x, "x")
+    y = as_operand(op_name, y, "y")
+    xt, yt = isinstance(x, Tensor), isinstance(y, Tensor)
+    if xt and yt:
+        if x._data.dtype == y._data.dtype:
+            target = None if not float_result else _float_of(x.dtype)
+        else:
+            target = mstype.result_type(x.dtype, y.dtype)
+            if float_result:
+                target = _float_of(target)
+    elif xt:
+        target = mstype.scalar_result_type(x.dtype, y)
+        target = _float_of(target) if float_result else target
+        y = _scalar_for(y, target)
+    elif yt:
+        target = mstype.scalar_result_type(y.dtype, x)
+        target = _float_of(target) if float_result else target
+        x = _scalar_for(x, target)
+    else:
+        x = Tensor(x)
+        return binary_operands(op_name, x, y, float_result)
+    if target is not None:
+        if xt and x._data.dtype != target.np_dtype:
+            x = F.cast(x, target)
+        if yt and y._data.dtype != target.np_dtype:
+            y = F.cast(y, target)
+    return x, y
+
+
+def _float_of(d: mstype.DType) -> mstype.DType:
+    return d if d.kind == "float" else mstype.float32
+
+
+def _scalar_for(value, target: mstype.DType):
+    """A Python scalar converted to the kind NumPy needs to keep ``target`` (NEP 50 weak scalars)."""
+    if target.kind == "float":
+        return float(value)
+    if target.kind == "int":
+        return int(value)
+    return value
+
+
+def sum_to(g, like):
+    """Sum the broadcast gradient ``g`` back to the shape and dtype of ``like`` (None for scalars)."""
+    if not isinstance(like, Tensor):
+        return None
+    from ..ops import functional as F
+
+    shape = like.shape
+    gshape = g.shape
+    if gshape != shape:
+        lead = len(gshape) - len(shape)
+        axes = tuple(range(lead)) + tuple(
+            i + lead for i, d in enumerate(shape) if d == 1 and gshape[i + lead] != 1)
+        if axes:
+            g = F.sum(g, axes, keepdims=False)
+        if g.shape != shape:
+            g = F.reshape(g, shape)
+    if g.dtype is not like.dtype:
+        g = F.cast(g, like.dtype)
+    return g
+
+
+def normalize_axis(op_name: str, axis, ndim: int) -> tuple:
+    """An int, tuple/list of ints, None or () as a sorted tuple of non-negative axes."""
+    if axis is None or axis == ():
+        return tuple(range(ndim))
+    if isinstance(axis, Tensor):
+        axis = axis.tolist()
+    if isinstance(axis, (int, np.integer)):
+        axis = (int(axis),)
+    if not isinstance(axis, (tuple, list)) or not all(isinstance(a, (int, np.integer)) for a in axis):
+        raise TypeError(f"{op_name}: axis must be an int or a tuple of ints, but got {_describe(axis)}.")
+    out = []
+    for a in axis:
+        if not -ndim <= a < max(ndim, 1):
+            raise ValueError(
+                f"{op_name}: axis {a} is out of range for a tensor of rank {ndim} "
+                f"(valid: {-ndim}..{max(ndim - 1, 0)})."
+            )
+        out.append(int(a) % ndim if ndim else 0)
+    if len(set(out)) != len(out):
+        raise ValueError(f"{op_name}: axis {tuple(axis)} repeats an axis.")
+    return tuple(sorted(out))

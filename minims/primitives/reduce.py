@@ -1,0 +1,108 @@
+"""Reductions over axes: sum, mean, max, min (with ``keep_dims``) and argmax/argmin.
+
+``ReduceMax``'s gradient is shared evenly between tied maxima, so it is exact for the usual case of
+one maximum and still a valid subgradient when several elements tie.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .base import Primitive
+from .math import F
+from .operands import normalize_axis
+
+
+class _Reduce(Primitive):
+    """``ops.ReduceSum(keep_dims=False)(x, axis=())``; ``axis=()`` or None reduces every axis."""
+
+    def __init__(self, keep_dims=False):
+        self.keep_dims = bool(keep_dims)
+
+    def __call__(self, x, axis=()):
+        from ..interpreters.stack import bind
+        from .operands import as_operand
+        x = as_operand(self.name, x, "x")
+        return bind(self, x, normalize_axis(self.name, axis, len(x.shape)))
+
+    def _kept_shape(self, x, axes):
+        return tuple(1 if i in axes else d for i, d in enumerate(x.shape))
+
+    def _expand(self, g, x, axes):
+        """Bring an output-shaped gradient back to a shape that broadcasts against ``x``."""
+        if not self.keep_dims:
+            g = F().reshape(g, self._kept_shape(x, axes))
+        return g
+
+
+class ReduceSum(_Reduce):
+    def impl(self, x, axes):
+        out = np.sum(x, axis=axes, keepdims=self.keep_dims)
+        return np.asarray(out, dtype=x.dtype if x.dtype.kind != "b" else np.int64)
+
+    def bprop(self, x, axes, out, dout):
+        g = self._expand(dout, x, axes)
+        return F().broadcast_to(g, x.shape), None
+
+    def sympy(self, x, axes):
+        return np.asarray(np.sum(x, axis=axes, keepdims=self.keep_dims), dtype=object)
+
+
+class ReduceMean(_Reduce):
+    def impl(self, x, axes):
+        out = np.mean(x, axis=axes, keepdims=self.keep_dims)
+        return np.asarray(out, dtype=x.dtype if x.dtype.kind == "f" else np.float32)
+
+    def bprop(self, x, axes, out, dout):
+        count = int(np.prod([x.shape[a] for a in axes])) if axes else 1
+        f = F()
+        g = self._expand(f.div(dout, count), x, axes)
+        return f.broadcast_to(g, x.shape), None
+
+    def sympy(self, x, axes):
+        count = int(np.prod([x.shape[a] for a in axes])) if axes else 1
+        return np.asarray(np.sum(x, axis=axes, keepdims=self.keep_dims) / count, dtype=object)
+
+
+class _ReduceExtreme(_Reduce):
+    _np = None
+
+    def impl(self, x, axes):
+        if x.size == 0:
+            raise ValueError(f"{self.name}: cannot reduce an empty tensor of shape {list(x.shape)}.")
+        return np.asarray(self._np(x, axis=axes, keepdims=self.keep_dims))
+
+    def bprop(self, x, axes, out, dout):
+        f = F()
+        out_b = self._expand(out, x, axes)
+        hit = f.cast(f.equal(x, out_b), dout.dtype)
+        count = f.sum(hit, axes, keepdims=True)
+        g = self._expand(dout, x, axes)
+        return f.div(f.mul(hit, g), count), None
+
+
+class ReduceMax(_ReduceExtreme):
+    _np = staticmethod(np.max)
+
+
+class ReduceMin(_ReduceExtreme):
+    _np = staticmethod(np.min)
+
+
+class Argmax(Primitive):
+    """``ops.Argmax(axis=-1, output_type=int32)(x)``."""
+
+    differentiable = False
+
+    def __init__(self, axis=-1, output_type=None):
+        self.axis = axis
+        self.output_type = output_type
+
+    def impl(self, x):
+        dt = np.int32 if self.output_type is None else self.output_type.np_dtype
+        return np.asarray(np.argmax(x, axis=self.axis)).astype(dt)
+
+
+class Argmin(Argmax):
+    def impl(self, x):
+        dt = np.int32 if self.output_type is None else self.output_type.np_dtype
+        return np.asarray(np.argmin(x, axis=self.axis)).astype(dt)

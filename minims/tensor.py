@@ -1,0 +1,242 @@
+"""``Tensor``: an n-dimensional array with a MindSpore dtype, the value every primitive consumes.
+
+A Tensor holds one NumPy array (``_data``) and nothing else; its dtype is read from the array.
+Arithmetic operators and methods such as ``reshape`` are attached by ``minims.ops.tensor_methods``
+so that every computation goes through the primitive table (and can therefore be traced by a
+gradient level).  Tracers used by the interpreters are subclasses of Tensor, so user code sees
+the same ``shape``, ``dtype`` and printing whether or not a gradient is being taken.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from . import dtype as mstype
+from .tensor_repr import tensor_repr, tensor_str
+
+__all__ = ["Tensor"]
+
+_PY_SCALARS = (bool, int, float, np.bool_, np.integer, np.floating)
+
+
+def _describe(value) -> str:
+    """Short description of a value for error messages."""
+    if isinstance(value, Tensor):
+        return f"Tensor(shape={list(value.shape)}, dtype={value.dtype})"
+    text = repr(value)
+    if len(text) > 40:
+        text = text[:37] + "..."
+    return f"{type(value).__name__} {text}"
+
+
+def _to_array(data, dtype) -> np.ndarray:
+    """Convert Tensor input data to a NumPy array with MindSpore's default dtypes."""
+    if isinstance(data, Tensor):
+        arr = data._data
+    elif isinstance(data, np.ndarray):
+        arr = data
+    elif isinstance(data, _PY_SCALARS):
+        if isinstance(data, (bool, np.bool_)):
+            arr = np.asarray(data, dtype=np.bool_)
+        elif isinstance(data, (int, np.integer)):
+            arr = np.asarray(data, dtype=np.int64 if isinstance(data, int) else data.dtype)
+        else:
+            arr = np.asarray(data, dtype=np.float32 if isinstance(data, float) else data.dtype)
+    elif isinstance(data, (list, tuple)):
+        try:
+            arr = np.array([_to_array(d, None) if isinstance(d, Tensor) else d for d in data])
+        except ValueError as exc:
+            raise ValueError(
+                f"Tensor: the nested list/tuple is ragged (its rows have different lengths): {exc}. "
+                "Fix: make every row the same length."
+            ) from None
+        if arr.dtype == np.float64 and dtype is None:
+            arr = arr.astype(np.float32)          # Python floats become Float32, as in MindSpore
+        elif arr.dtype.kind in "iu" and dtype is None and arr.dtype != np.int64:
+            arr = arr.astype(np.int64)
+    else:
+        raise TypeError(
+            "Tensor: input_data must be a Tensor, numpy.ndarray, list, tuple, int, float or bool, "
+            f"but got {_describe(data)}. Fix: convert it first, e.g. Tensor(np.asarray(data, np.float32))."
+        )
+    if arr.dtype.kind not in "biuf":
+        raise TypeError(
+            f"Tensor: cannot hold data of NumPy dtype {arr.dtype} (from {_describe(data)}); "
+            "minims tensors hold numbers and bools. Fix: convert the data to numbers first."
+        )
+    if dtype is not None:
+        target = mstype.to_dtype(dtype, "Tensor(dtype=...)").np_dtype
+        if arr.dtype != target:
+            arr = arr.astype(target)
+    else:
+        mstype.from_numpy(arr.dtype)               # raises a clear TypeError for e.g. uint16
+    return arr
+
+
+class Tensor:
+    """MindSpore's ``Tensor(input_data=None, dtype=None, shape=None, init=None)``.
+
+    ``Tensor([[1, 2]], dtype=mstype.float32)``; Python floats become Float32, Python ints Int64,
+    NumPy arrays keep their dtype.  ``shape``/``init`` build a tensor from an initializer.
+    """
+
+    __slots__ = ("_data", "__weakref__")
+    __array_ufunc__ = None          # make ndarray (op) Tensor defer to Tensor's reflected operators
+    __array_priority__ = 1000
+
+    def __init__(self, input_data=None, dtype=None, shape=None, init=None, internal=False,
+                 const_arg=False):
+        if input_data is None:
+            if init is None or shape is None:
+                raise TypeError(
+                    "Tensor: give input_data, or give both shape= and init= (an initializer); "
+                    f"got input_data=None, shape={shape!r}, init={init!r}."
+                )
+            from .common.initializer import initializer   # lazy: initializers are optional
+            self._data = initializer(init, shape, dtype or mstype.float32)._data
+            return
+        if shape is not None and not isinstance(input_data, Tensor):
+            raise ValueError("Tensor: give either input_data or shape=, not both.")
+        arr = _to_array(input_data, dtype)
+        if arr is getattr(input_data, "_data", None) or arr is input_data:
+            arr = arr.copy()                       # a Tensor never aliases caller-owned memory
+        self._data = arr
+
+    @classmethod
+    def _make(cls, array: np.ndarray) -> "Tensor":
+        """Wrap an array the engine produced (no conversion, no copy)."""
+        t = object.__new__(Tensor)
+        t._data = array
+        return t
+
+    # ----- attributes -----------------------------------------------------------------------
+    @property
+    def shape(self) -> tuple:
+        return self._data.shape
+
+    @property
+    def dtype(self) -> mstype.DType:
+        return mstype.from_numpy(self._data.dtype)
+
+    @property
+    def ndim(self) -> int:
+        return self._data.ndim
+
+    @property
+    def size(self) -> int:
+        return self._data.size
+
+    @property
+    def itemsize(self) -> int:
+        return self._data.itemsize
+
+    @property
+    def nbytes(self) -> int:
+        return self._data.nbytes
+
+    @property
+    def strides(self) -> tuple:
+        return self._data.strides
+
+    # ----- conversion -----------------------------------------------------------------------
+    def asnumpy(self) -> np.ndarray:
+        """A NumPy copy of the data (changing it does not change the Tensor)."""
+        return self._data.copy()
+
+    def numpy(self) -> np.ndarray:
+        return self.asnumpy()
+
+    def tolist(self):
+        return self._data.tolist()
+
+    def item(self, index=None):
+        if index is None:
+            if self._data.size != 1:
+                raise ValueError(
+                    f"Tensor.item(): only a tensor with one element can be converted to a Python "
+                    f"scalar, but this one has shape {list(self.shape)}. Fix: index it first, e.g. t[0].item()."
+                )
+            return self._data.item()
+        return self._data.item(index)
+
+    def __array__(self, dtype=None, copy=None):
+        return self._data if dtype is None else self._data.astype(dtype)
+
+    def __bool__(self) -> bool:
+        if self._data.size != 1:
+            raise ValueError(
+                f"The truth value of a Tensor with shape {list(self.shape)} is ambiguous. "
+                "Fix: reduce it first with .any() or .all()."
+            )
+        return bool(self._data)
+
+    def __float__(self) -> float:
+        return float(self.item())
+
+    def __int__(self) -> int:
+        return int(self.item())
+
+    def __index__(self) -> int:
+        if self._data.dtype.kind not in "iu" or self._data.size != 1:
+            raise TypeError("only integer Tensors of one element can be used as an index")
+        return int(self._data)
+
+    def __len__(self) -> int:
+        if self._data.ndim == 0:
+            raise TypeError("len() of a 0-d Tensor (a scalar) is undefined")
+        return self._data.shape[0]
+
+    def __iter__(self):
+        if self._data.ndim == 0:
+            raise TypeError("iteration over a 0-d Tensor (a scalar)")
+        return (self[i] for i in range(self._data.shape[0]))
+
+    def __hash__(self) -> int:
+        return id(self)
+
+    def __format__(self, spec: str) -> str:
+        if spec and self._data.size == 1:
+            return format(self._data.item(), spec)
+        return str(self) if not spec else format(str(self), spec)
+
+    # ----- printing -------------------------------------------------------------------------
+    def __repr__(self) -> str:
+        return tensor_repr(self._data, self.dtype.name)
+
+    def __str__(self) -> str:
+        return tensor_str(self._data)
+
+    def __copy__(self) -> "Tensor":
+        return Tensor._make(self._data)
+
+    def __deepcopy__(self, memo) -> "Tensor":
+        return Tensor._make(self._data.copy())
+
+    def __reduce__(self):
+        return (Tensor, (self._data,))
+
+    # ----- in-place writes (PyNative only; not differentiable) ---------------------------------
+    def __setitem__(self, index, value):
+        """``t[0] = 1.`` writes in place, as MindSpore allows for Parameters in PyNative mode."""
+        if isinstance(value, Tensor):
+            value = value._data
+        index = index._data if isinstance(index, Tensor) else index
+        data = self._data.copy()                 # copy-on-write: arrays may be shared with tapes
+        try:
+            data[index] = value
+        except (IndexError, ValueError) as exc:
+            raise ValueError(
+                f"Tensor.__setitem__: cannot assign {_describe(value)} to index {index!r} of a tensor "
+                f"of shape {list(self.shape)}: {exc}"
+            ) from None
+        self._data = data
+
+    def assign_value(self, value) -> "Tensor":
+        """Replace the data with ``value`` (same shape), as MindSpore's ``Tensor.assign_value``."""
+        arr = _to_array(value, self.dtype)
+        if arr.shape != self.shape:
+            raise ValueError(
+                f"assign_value: expected shape {list(self.shape)}, got {list(arr.shape)}."
+            )
+        self._data = arr.copy() if arr is getattr(value, "_data", None) else arr
+        return self
+
