@@ -18,6 +18,7 @@ from ..primitives.math import (Abs, Add, Cos, Div, Exp, Floor, FloorDiv, FloorMo
                                Minimum, Mod, Mul, Neg, Pow, RealDiv, Reciprocal, Sigmoid, Sign, Sin,
                                Sqrt, Square, Sub, Tanh)
 from ..primitives.reduce import Argmax, Argmin, ReduceMax, ReduceMean, ReduceMin, ReduceSum
+from ..primitives.state import Assign
 from . import functional
 from .functional import *  # noqa: F401,F403 - the functional API is the namespace
 from . import tensor_methods  # noqa: F401 - installs Tensor operators

@@ -15,6 +15,7 @@ from ..primitives import compare as _cmp
 from ..primitives import linalg as _lin
 from ..primitives import math as _math
 from ..primitives import reduce as _red
+from ..primitives import state as _state
 from ..tensor import Tensor
 
 _add, _sub, _mul, _div, _pow = _math.Add(), _math.Sub(), _math.Mul(), _math.Div(), _math.Pow()
@@ -32,6 +33,7 @@ _reshape, _transpose, _expand_dims = _arr.Reshape(), _arr.Transpose(), _arr.Expa
 _getitem, _fill, _cast = _arr.GetItem(), _arr.Fill(), _arr.Cast()
 _ones_like, _zeros_like, _stop_gradient = _arr.OnesLike(), _arr.ZerosLike(), _arr.StopGradient()
 _matmul = _lin.MatMul()
+_assign = _state.Assign()
 _sum_keep, _sum = _red.ReduceSum(True), _red.ReduceSum(False)
 _mean_keep, _mean = _red.ReduceMean(True), _red.ReduceMean(False)
 _max_keep, _max = _red.ReduceMax(True), _red.ReduceMax(False)
@@ -381,3 +383,9 @@ def argmin(input, dim=None, keepdim=False):
         return reshape(out, (1,) * len(input.shape)) if keepdim else out
     out = Argmin(axis=dim, output_type=mstype.int64)(input)
     return expand_dims(out, dim) if keepdim else out
+
+
+# ----- side effects -------------------------------------------------------------------------------
+def assign(variable, value):
+    """``ops.assign(variable, value)``: write ``value`` into the Parameter ``variable``."""
+    return _assign(variable, value)

@@ -37,6 +37,16 @@ class _Binary(Primitive):
         from ..interpreters.stack import bind
         return bind(self, x, y)
 
+    def explain_failure(self, exc, args):
+        shapes = [list(getattr(a, "shape", ())) for a in args]
+        if "broadcast" in str(exc):
+            return ValueError(
+                f"{self.name}: the shapes {shapes[0]} and {shapes[1]} cannot be broadcast together: "
+                "aligned from the right, each pair of dimensions must be equal or contain a 1. "
+                "Fix: reshape or expand_dims one operand."
+            )
+        return super().explain_failure(exc, args)
+
 
 class _Unary(Primitive):
     """Elementwise op of one tensor; integer inputs are computed in float32 where NumPy would widen."""

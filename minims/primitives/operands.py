@@ -27,7 +27,7 @@ def as_operand(op_name: str, value, position: str):
         return Tensor(value)
     raise TypeError(
         f"{op_name}: input '{position}' must be a Tensor or a number (int, float, bool), "
-        f"but got {_describe(value)}. Fix: pass a Tensor, e.g. Tensor({value!r}) if it holds numbers."
+        f"but got {_describe(value)}. Fix: pass a Tensor or a Python number."
     )
 
 

@@ -1,0 +1,40 @@
+"""Primitives with side effects on Parameters: ``Assign``.
+
+``ops.assign(param, value)`` writes ``value`` into ``param`` and returns the parameter.  The write
+is not differentiable (MindSpore's gradient does not flow through an assignment).  The primitive
+itself only computes the value to store (checked and cast to the parameter's dtype); the write is
+done by ``__call__`` on the Parameter object the user passed, so it also happens while a gradient
+level has lent that parameter a stand-in.
+"""
+from __future__ import annotations
+
+from ..tensor import Tensor, _describe
+from .base import Primitive
+
+
+class Assign(Primitive):
+    """``ops.Assign()(variable, value)``."""
+
+    differentiable = False
+
+    def __call__(self, variable, value):
+        from ..common.parameter import Parameter
+        from ..interpreters.stack import dispatch
+        if not isinstance(variable, Parameter):
+            raise TypeError(
+                f"Assign: 'variable' must be a Parameter, but got {_describe(variable)}. "
+                "Fix: assign into a Parameter, e.g. ops.assign(net.b, value)."
+            )
+        if not isinstance(value, Tensor):
+            value = Tensor(value, variable.dtype)
+        if value.shape != variable.shape:
+            raise ValueError(
+                f"Assign: Parameter '{variable.name}' has shape {list(variable.shape)}, but the value "
+                f"has shape {list(value.shape)}. Fix: give a value of the same shape."
+            )
+        new = dispatch(self, (variable, value))
+        variable._data = new._data
+        return variable
+
+    def impl(self, variable, value):
+        return value.astype(variable.dtype, copy=True)
