@@ -1,0 +1,37 @@
+# minims: set-up and checks. The two everyday commands are `make lab` and `make test`;
+# each creates .venv (python3 -m venv) and installs what it needs on first use.
+#   make lab        JupyterLab on chapters/ (LAB_ARGS="--no-browser --port=8889" to pass options)
+#   make test       unit tests + every chapter under nbval + notebook-metadata check (PYTEST_ARGS="-x -k grad")
+#   make notebooks  re-execute chapters in place, refreshing the outputs nbval compares (NOTEBOOKS=chapters/x.ipynb)
+#   make clean      remove .venv and caches
+
+VENV ?= .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+# jupyter refuses to run as root without --allow-root (root is the user on CI and these machines)
+ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root)
+
+.PHONY: install lab test notebooks clean
+
+install: $(STAMP)
+
+# The install step: redone only when pyproject.toml or constraints.txt change.
+$(STAMP): pyproject.toml constraints.txt
+	test -x $(PY) || python3 -m venv $(VENV)
+	$(PY) -m pip install -q -e ".[dev]" -c constraints.txt
+	touch $@
+
+# mkdir: empty folders are not in a git clone, and jupyter exits if its root folder is missing
+lab: $(STAMP)
+	mkdir -p chapters
+	$(VENV)/bin/jupyter lab chapters/ $(ROOT_FLAG) $(LAB_ARGS)
+
+test: $(STAMP)
+	VENV=$(VENV) bash tools/run_tests.sh $(PYTEST_ARGS)
+
+notebooks: $(STAMP)
+	$(PY) tools/execute_notebooks.py $(NOTEBOOKS)
+
+clean:
+	rm -rf $(VENV) .pytest_cache .hypothesis
+	find . -name __pycache__ -type d -not -path './.git/*' -prune -exec rm -rf {} +

@@ -1,0 +1,57 @@
+"""Re-execute chapter notebooks in place, so their stored outputs (what nbval compares) are fresh.
+
+Usage: python tools/execute_notebooks.py [NOTEBOOK.ipynb ...]   (default: chapters/*.ipynb)
+`make notebooks` runs it with the project's virtualenv.
+
+The result is deterministic and diff-clean: every code cell is cleared and run again in order in a
+fresh kernel (cwd = the notebook's folder, as under nbval), and nothing run-dependent is written, so
+re-running it on unchanged chapters changes no bytes (given seeded, timing-free chapters):
+* no per-cell ``metadata.execution`` timestamps (old ones are removed, new ones are not recorded);
+* no Python patch version in ``metadata.language_info.version``;
+* cell ids are kept, and files are written the way nbformat and nbstripout write them, so
+  ``nbstripout --keep-output --keep-count --keep-id --extra-keys metadata.language_info.version
+  --verify`` (run by `make test`) finds nothing to change.
+A cell that raises stops the run with an error, unless it carries the ``raises-exception`` tag.
+"""
+import os
+import sys
+import time
+from pathlib import Path
+
+import nbformat
+from nbclient import NotebookClient
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def execute(path: Path) -> float:
+    nb = nbformat.read(path, as_version=4)
+    for cell in nb.cells:
+        cell.metadata.pop("execution", None)  # timestamps left by earlier runs (JupyterLab, nbconvert)
+        if cell.cell_type == "code":
+            cell.outputs, cell.execution_count = [], None
+    t0 = time.perf_counter()
+    NotebookClient(
+        nb,
+        timeout=600,
+        kernel_name="python3",
+        record_timing=False,
+        resources={"metadata": {"path": str(path.parent)}},
+    ).execute()
+    nb.metadata.get("language_info", {}).pop("version", None)  # Python patch-version noise
+    nbformat.write(nb, path)
+    return time.perf_counter() - t0
+
+
+def main(argv: list[str]) -> int:
+    paths = [Path(p) for p in argv] or sorted((ROOT / "chapters").glob("*.ipynb"))
+    if not paths:
+        print("no notebooks to execute (chapters/ has no .ipynb files)")
+        return 0
+    for path in paths:
+        print(f"{os.path.relpath(path)}: {execute(path):.1f}s", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
