@@ -19,5 +19,6 @@ from .common.parameter import Parameter, ParameterTuple
 from . import context
 from .context import GRAPH_MODE, PYNATIVE_MODE, get_context, get_seed, set_context, set_seed
 from .autodiff.grad_api import GradOperation, grad, value_and_grad
+from . import nn
 
 __version__ = "0.1.0"

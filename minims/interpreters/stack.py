@@ -30,6 +30,7 @@ class MinimsError(Exception):
 
 _stack: list = []        # active traces; index = level
 _lent: dict = {}         # id(Parameter) -> stand-in tracer of the top-most level that lends it
+_observers: list = []    # callables shown every bind (e.g. the check that a bprop uses no Parameter)
 
 
 class Trace:
@@ -91,8 +92,20 @@ def current_value(param):
     return _lent.get(id(param), param)
 
 
+def add_observer(fn) -> None:
+    _observers.append(fn)
+
+
+def remove_observer(fn) -> None:
+    if fn in _observers:
+        _observers.remove(fn)
+
+
 def bind(prim, *args):
     """Run ``prim`` on ``args`` under the interpreter the arguments belong to."""
+    if _observers:
+        for observe in tuple(_observers):
+            observe(prim, args)
     if _lent:
         args = tuple(_lent.get(id(a), a) if isinstance(a, Tensor) else a for a in args)
     return dispatch(prim, args)

@@ -6,6 +6,7 @@
 * differentiation: ``ops.GradOperation``, ``ops.grad``, ``ops.value_and_grad``.
 """
 from ..autodiff.grad_api import GradOperation, grad, value_and_grad
+from ..autodiff.hooks import HookBackward
 from ..primitives.activation import LogSoftmax, ReLU, ReLU6, ReLU6Grad, ReluGrad, Softmax
 from ..primitives.array import (BroadcastTo, Cast, Concat, ExpandDims, Fill, GetItem, Identity,
                                 OnesLike, Reshape, Squeeze, Stack, StopGradient, Transpose,

@@ -31,6 +31,9 @@ class ReluGrad(Primitive):
     def impl(self, dout, out):
         return np.where(out > 0, dout, np.zeros((), dout.dtype))
 
+    def sympy(self, dout, out):
+        return np.frompyfunc(lambda d, o: sympy.Piecewise((d, o > 0), (0, True)), 2, 1)(dout, out)
+
     def bprop(self, dout, out, _out, ddout):
         return ReluGrad()(ddout, out), None
 
@@ -50,6 +53,10 @@ class ReLU6Grad(Primitive):
 
     def impl(self, dout, x):
         return np.where((x > 0) & (x < 6), dout, np.zeros((), dout.dtype))
+
+    def sympy(self, dout, x):
+        return np.frompyfunc(lambda d, v: sympy.Piecewise((d, (v > 0) & (v < 6)), (0, True)),
+                             2, 1)(dout, x)
 
 
 class Softmax(_Unary):

@@ -268,6 +268,15 @@ class GetItemGrad(Primitive):
             z[index] = dout
         return z
 
+    def sympy(self, dout, shape, index):
+        import sympy
+        z = np.full(shape, sympy.Integer(0), dtype=object)
+        if _has_array(index):
+            np.add.at(z, index, dout)
+        else:
+            z[index] = dout
+        return z
+
     def bprop(self, dout, shape, index, out, ddx):
         return GetItem()(ddx, index), None, None
 
@@ -296,12 +305,20 @@ class OnesLike(Primitive):
     def impl(self, x):
         return np.ones_like(x)
 
+    def sympy(self, x):
+        import sympy
+        return np.full(x.shape, sympy.Integer(1), dtype=object)
+
 
 class ZerosLike(Primitive):
     differentiable = False
 
     def impl(self, x):
         return np.zeros_like(x)
+
+    def sympy(self, x):
+        import sympy
+        return np.full(x.shape, sympy.Integer(0), dtype=object)
 
 
 class Cast(Primitive):
@@ -322,7 +339,22 @@ class Cast(Primitive):
         return F().cast(dout, x.dtype), None
 
     def sympy(self, x, dt):
-        return x
+        """Bool -> number: ``Piecewise((1, cond), (0, True))``; number -> Bool: ``Ne(x, 0)``;
+        float -> int truncates toward zero; otherwise the expression is unchanged."""
+        import sympy
+
+        def is_bool(e):
+            return isinstance(e, sympy.logic.boolalg.Boolean) and not isinstance(e, sympy.Expr)
+
+        def convert(e):
+            if dt.kind == "bool":
+                return e if is_bool(e) else sympy.Ne(e, 0)
+            if is_bool(e):
+                return sympy.Piecewise((1, e), (0, True))
+            if dt.kind == "int" and not e.is_integer:
+                return sympy.Piecewise((sympy.floor(e), e >= 0), (sympy.ceiling(e), True))
+            return e
+        return np.frompyfunc(convert, 1, 1)(x)
 
 
 class StopGradient(Primitive):

@@ -23,42 +23,63 @@ class Greater(_Compare):
         return np.greater(x, y)
 
     def sympy(self, x, y):
-        return np.frompyfunc(lambda a, b: sympy.Piecewise((1, a > b), (0, True)), 2, 1)(x, y)
+        return np.frompyfunc(sympy.Gt, 2, 1)(x, y)
 
 
 class Less(_Compare):
     def impl(self, x, y):
         return np.less(x, y)
 
+    def sympy(self, x, y):
+        return np.frompyfunc(sympy.Lt, 2, 1)(x, y)
+
 
 class GreaterEqual(_Compare):
     def impl(self, x, y):
         return np.greater_equal(x, y)
+
+    def sympy(self, x, y):
+        return np.frompyfunc(sympy.Ge, 2, 1)(x, y)
 
 
 class LessEqual(_Compare):
     def impl(self, x, y):
         return np.less_equal(x, y)
 
+    def sympy(self, x, y):
+        return np.frompyfunc(sympy.Le, 2, 1)(x, y)
+
 
 class Equal(_Compare):
     def impl(self, x, y):
         return np.equal(x, y)
+
+    def sympy(self, x, y):
+        return np.frompyfunc(sympy.Eq, 2, 1)(x, y)
 
 
 class NotEqual(_Compare):
     def impl(self, x, y):
         return np.not_equal(x, y)
 
+    def sympy(self, x, y):
+        return np.frompyfunc(sympy.Ne, 2, 1)(x, y)
+
 
 class LogicalAnd(_Compare):
     def impl(self, x, y):
         return np.logical_and(x, y)
 
+    def sympy(self, x, y):
+        return np.frompyfunc(sympy.And, 2, 1)(x, y)
+
 
 class LogicalOr(_Compare):
     def impl(self, x, y):
         return np.logical_or(x, y)
+
+    def sympy(self, x, y):
+        return np.frompyfunc(sympy.Or, 2, 1)(x, y)
 
 
 class LogicalNot(Primitive):
@@ -66,6 +87,9 @@ class LogicalNot(Primitive):
 
     def impl(self, x):
         return np.logical_not(x)
+
+    def sympy(self, x):
+        return np.frompyfunc(sympy.Not, 1, 1)(x)
 
 
 class Select(Primitive):
@@ -100,4 +124,4 @@ class Select(Primitive):
         return None, dx, dy
 
     def sympy(self, cond, x, y):
-        return np.where(cond.astype(bool), x, y)
+        return np.frompyfunc(lambda c, a, b: sympy.Piecewise((a, c), (b, True)), 3, 1)(cond, x, y)

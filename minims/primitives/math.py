@@ -173,12 +173,18 @@ class FloorDiv(_Binary):
     def impl(self, x, y):
         return np.floor_divide(x, y)
 
+    def sympy(self, x, y):
+        return np.frompyfunc(lambda a, b: sympy.floor(a / b), 2, 1)(x, y)
+
 
 class FloorMod(_Binary):
     differentiable = False
 
     def impl(self, x, y):
         return np.mod(x, y)
+
+    def sympy(self, x, y):
+        return np.frompyfunc(sympy.Mod, 2, 1)(x, y)
 
 
 Mod = FloorMod
@@ -335,3 +341,5 @@ class Floor(_Unary):
 
     def impl(self, x):
         return np.floor(x)
+
+    sympy = staticmethod(sym_elementwise(sympy.floor))

@@ -71,6 +71,16 @@ class _ReduceExtreme(_Reduce):
             raise ValueError(f"{self.name}: cannot reduce an empty tensor of shape {list(x.shape)}.")
         return np.asarray(self._np(x, axis=axes, keepdims=self.keep_dims))
 
+    def sympy(self, x, axes):
+        import sympy
+        extreme = sympy.Max if isinstance(self, ReduceMax) else sympy.Min
+        kept = [i for i in range(x.ndim) if i not in axes]
+        rows = np.transpose(x, kept + list(axes)).reshape([x.shape[i] for i in kept] + [-1])
+        out = np.empty(rows.shape[:-1], dtype=object)
+        for idx in np.ndindex(out.shape):
+            out[idx] = extreme(*rows[idx])
+        return out.reshape(self._kept_shape(x, axes)) if self.keep_dims else out
+
     def bprop(self, x, axes, out, dout):
         f = F()
         out_b = self._expand(out, x, axes)

@@ -1,0 +1,156 @@
+"""A Cell with its own ``bprop``: one node on every gradient level, whose rule is the user's bprop.
+
+``CellBprop(cell, n_inputs, params)`` is a primitive made for one call of such a Cell.  Its forward
+runs ``construct`` on plain values (the gradient levels do not look inside it); its backward calls
+``cell.bprop(*inputs, out, dout)`` under the outer levels, so a bprop written with minims ops (or
+other Cells) is differentiated in turn — second order through a custom bprop needs nothing special.
+
+Every result of a user's bprop is checked, following the documentation's constraints: a tuple, one
+gradient per input, shapes and dtypes matching the inputs; with ``internal_params``, a pair
+``(input_grads, {param: grad})``; and no Parameter may be used inside a bprop unless listed there.
+"""
+from __future__ import annotations
+
+from ..interpreters import stack
+from ..primitives.base import MinimsError, Primitive
+from ..tensor import Tensor, _describe
+
+__all__ = ["CellBprop", "BpropError"]
+
+
+class BpropError(MinimsError, TypeError):
+    """A custom bprop returned something unusable (MindSpore raises TypeError)."""
+
+
+class BpropShapeError(MinimsError, ValueError):
+    """A custom bprop returned a gradient of the wrong shape."""
+
+
+class BpropParameterError(MinimsError, RuntimeError):
+    """A custom bprop used a Parameter that is not in ``internal_params``."""
+
+
+class CellBprop(Primitive):
+    """The tape node of one call of a Cell that defines ``bprop``."""
+
+    def __init__(self, cell, path: str, n_inputs: int, params: tuple):
+        self.cell = cell
+        self.path = path
+        self.n_inputs = n_inputs
+        self.params = params
+
+    @property
+    def name(self) -> str:
+        return f"{type(self.cell).__name__}.bprop"
+
+    # ----- forward: construct on plain values ---------------------------------------------------
+    def impl(self, *arrays):
+        inputs = [Tensor._make(a) if hasattr(a, "dtype") and hasattr(a, "shape") else a
+                  for a in arrays[:self.n_inputs]]
+        saved = dict(stack._lent)
+        stack._lent.clear()             # inside the node, weights are constants
+        try:
+            out = self.cell.construct(*inputs)
+        finally:
+            stack._lent.update(saved)
+        return _unwrap(out)
+
+    # ----- backward: the user's rule ------------------------------------------------------------
+    def bprop(self, *args):
+        inputs = args[:self.n_inputs]
+        out, dout = args[-2], args[-1]
+        allowed = {id(p) for p in self.params}
+        guard = _ParameterGuard(self, allowed)
+        stack.add_observer(guard)
+        try:
+            result = self.cell.bprop(*inputs, out, dout)
+        finally:
+            stack.remove_observer(guard)
+        input_grads, param_grads = self._split(result)
+        self._check_inputs(inputs, input_grads)
+        return tuple(input_grads) + tuple(param_grads)
+
+    def _split(self, result):
+        where = f"{self.path}.bprop"
+        if self.params:
+            if (not isinstance(result, tuple) or len(result) != 2 or not isinstance(result[1], dict)):
+                raise BpropError(
+                    f"{where}: this Cell lists internal_params, so its bprop must return "
+                    f"(input_grads, {{param: grad}}), but it returned {_describe(result)}. "
+                    "Fix: return (dx,), {self.w: dw}."
+                )
+            input_grads, by_param = result
+            if not isinstance(input_grads, tuple):
+                raise BpropError(f"{where}: the input gradients must be a tuple, got {_describe(input_grads)}. "
+                                 "Fix: return (dx,), {...}.")
+            grads = []
+            for p in self.params:
+                g = by_param.get(p) if any(k is p for k in by_param) else None
+                grads.append(_check_like(g, p, f"{where} gradient of Parameter '{p.name}'"))
+            unknown = [k for k in by_param if not any(k is p for p in self.params)]
+            if unknown:
+                raise BpropError(f"{where}: returned a gradient for {_describe(unknown[0])}, which is not in "
+                                 "internal_params. Fix: add it to self.internal_params.")
+            return input_grads, grads
+        if not isinstance(result, tuple):
+            raise BpropError(
+                f"{where} must return a tuple with one gradient per input, but returned "
+                f"{_describe(result)}. Fix: write `return (dx,)` even for a single input."
+            )
+        return result, ()
+
+    def _check_inputs(self, inputs, grads):
+        where = f"{self.path}.bprop"
+        if len(grads) != len(inputs):
+            raise BpropError(
+                f"{where} returned {len(grads)} gradient{'s' if len(grads) != 1 else ''} but "
+                f"construct has {len(inputs)} input{'s' if len(inputs) != 1 else ''}. "
+                "Fix: return exactly one gradient per input, in the order of construct's arguments."
+            )
+        for i, (g, x) in enumerate(zip(grads, inputs)):
+            if isinstance(x, Tensor):
+                _check_like(g, x, f"{where} gradient {i}")
+
+
+def _check_like(g, x, what):
+    if g is None:
+        return None
+    if not isinstance(g, Tensor):
+        raise BpropError(f"{what}: expected a Tensor of shape {list(x.shape)}, but got {_describe(g)}.")
+    if g.shape != x.shape:
+        raise BpropShapeError(
+            f"{what}: has shape {list(g.shape)} but the input has shape {list(x.shape)}. "
+            "Fix: return a gradient shaped like its input (sum over broadcast dimensions)."
+        )
+    if g.dtype is not x.dtype:
+        raise BpropError(
+            f"{what}: has dtype {g.dtype} but the input has dtype {x.dtype}. "
+            f"Fix: cast it, e.g. dx.astype(x.dtype)."
+        )
+    return g
+
+
+class _ParameterGuard:
+    """Watches ``bind`` while a bprop runs: Parameters outside internal_params are an error."""
+
+    def __init__(self, node, allowed):
+        self.node, self.allowed = node, allowed
+
+    def __call__(self, prim, args):
+        from ..common.parameter import Parameter
+        for a in args:
+            if isinstance(a, Parameter) and id(a) not in self.allowed:
+                raise BpropParameterError(
+                    f"{self.node.path}.bprop uses Parameter '{a.name}', but a bprop may only use the "
+                    "forward inputs, out and dout (the documentation's constraint). Fix: list it in "
+                    "self.internal_params and return its gradient as (input_grads, {param: grad}) — "
+                    "PyNative only — or pass the value in as an input."
+                )
+
+
+def _unwrap(out):
+    if isinstance(out, Tensor):
+        return out._data
+    if isinstance(out, (tuple, list)):
+        return tuple(_unwrap(o) for o in out)
+    return out

@@ -1,0 +1,134 @@
+"""Backward hooks as identity primitives whose ``bprop`` calls the user's function.
+
+* ``HookBackward(hook_fn)``: ``hook(z)`` returns ``z``; in the backward pass ``hook_fn`` receives
+  the gradient arriving at that point as a tuple, and may return a tuple that replaces it.
+* A Cell's backward hook is a pair of identities, one on the cell's inputs and one on its outputs,
+  sharing a record.  Going backward, the outputs' identity sees the gradient arriving at the cell
+  (the documentation's ``grad_input``) first; the inputs' identity then sees the gradient with
+  respect to the cell's inputs (``grad_output``) and calls the hook with both.
+
+Being primitives, hooks run wherever a backward pass runs, at every gradient level.
+"""
+from __future__ import annotations
+
+from ..primitives.base import MinimsError, Primitive
+from ..tensor import Tensor, _describe
+
+__all__ = ["HookBackward", "CellHookInputs", "CellHookOutputs", "HookRecord"]
+
+
+_warned_graph_mode = False
+
+
+def warn_hooks_ignored(what: str) -> None:
+    """Hooks do nothing in Graph mode (as in MindSpore); say so once per process."""
+    global _warned_graph_mode
+    if not _warned_graph_mode:
+        _warned_graph_mode = True
+        import warnings
+        warnings.warn(f"{what}: hooks are not effective in Graph mode or inside a jit-compiled "
+                      "function; they are skipped. Use PyNative mode to debug with hooks.",
+                      UserWarning, stacklevel=3)
+
+
+class HookError(MinimsError, TypeError):
+    """A hook returned something that cannot replace the gradient."""
+
+
+def _as_tuple(dout):
+    return dout if isinstance(dout, tuple) else (dout,)
+
+
+def _replacement(where, result, grads):
+    """Check a hook's return value against the gradients it replaces."""
+    if result is None:
+        return grads
+    if isinstance(result, Tensor):
+        result = (result,)
+    if not isinstance(result, (tuple, list)):
+        raise HookError(f"{where}: a backward hook must return None or a tuple of Tensors, "
+                        f"but returned {_describe(result)}. Fix: return (new_grad,).")
+    result = tuple(result)
+    if len(result) != len(grads):
+        raise HookError(f"{where}: the hook returned {len(result)} gradients, but {len(grads)} flow "
+                        "through this point. Fix: return one gradient per input.")
+    for new, old in zip(result, grads):
+        if isinstance(old, Tensor) and (not isinstance(new, Tensor) or new.shape != old.shape):
+            got = list(new.shape) if isinstance(new, Tensor) else _describe(new)
+            raise HookError(f"{where}: a replacement gradient must be a Tensor of shape "
+                            f"{list(old.shape)}, but got {got}.")
+    return result
+
+
+class HookBackward(Primitive):
+    """``ops.HookBackward(hook_fn, cell_id="")``: identity forward, ``hook_fn(grad)`` backward."""
+
+    def __init__(self, hook_fn, cell_id=""):
+        if not callable(hook_fn):
+            raise TypeError(f"HookBackward: hook_fn must be callable, but got {_describe(hook_fn)}.")
+        self.hook_fn = hook_fn
+        self.cell_id = cell_id
+
+    def __call__(self, *inputs):
+        from ..interpreters.stack import bind
+        from ..context import GRAPH_MODE, get_context
+        if get_context("mode") == GRAPH_MODE:
+            warn_hooks_ignored("HookBackward")
+            return inputs[0] if len(inputs) == 1 else inputs
+        return bind(self, *inputs)
+
+    def impl(self, *xs):
+        return xs[0] if len(xs) == 1 else tuple(xs)
+
+    def bprop(self, *args):
+        dout = args[-1]
+        grads = _as_tuple(dout)
+        new = _replacement("HookBackward", self.hook_fn(grads), grads)
+        return new
+
+    def sympy(self, *xs):
+        return xs[0] if len(xs) == 1 else tuple(xs)
+
+
+class HookRecord:
+    """What the two halves of one Cell call's backward hook share."""
+
+    __slots__ = ("cell_id", "hooks", "grad_input")
+
+    def __init__(self, cell_id, hooks):
+        self.cell_id = cell_id
+        self.hooks = hooks          # the cell's hook dict, read when the backward pass arrives
+        self.grad_input = None
+
+
+class CellHookOutputs(Primitive):
+    """Identity on a Cell's outputs; backward: remember the gradient arriving at the cell."""
+
+    def __init__(self, record: HookRecord):
+        self.record = record
+
+    def impl(self, *xs):
+        return xs[0] if len(xs) == 1 else tuple(xs)
+
+    def bprop(self, *args):
+        grads = _as_tuple(args[-1])
+        self.record.grad_input = grads
+        return grads
+
+
+class CellHookInputs(Primitive):
+    """Identity on a Cell's inputs; backward: call the hooks with both gradients."""
+
+    def __init__(self, record: HookRecord):
+        self.record = record
+
+    def impl(self, *xs):
+        return xs[0] if len(xs) == 1 else tuple(xs)
+
+    def bprop(self, *args):
+        grads = _as_tuple(args[-1])
+        rec = self.record
+        for hook in list(rec.hooks.values()):
+            grads = _replacement(f"backward hook of {rec.cell_id}",
+                                 hook(rec.cell_id, rec.grad_input, grads), grads)
+        return grads

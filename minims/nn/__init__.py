@@ -1,0 +1,2 @@
+"""``minims.nn``: Cells (MindSpore's ``mindspore.nn``)."""
+from .cell import Cell, HookHandle

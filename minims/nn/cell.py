@@ -1,0 +1,269 @@
+"""``nn.Cell``: the building block of networks, and the order in which a Cell call runs.
+
+A call ``cell(*inputs)`` runs, in this order (MindSpore's ``Cell.__call__``):
+
+1. forward-pre hooks ``fn(cell_id, inputs)`` — a returned value replaces the inputs;
+2. the backward-hook identity on the inputs (only if backward hooks are registered);
+3. ``construct(*inputs)`` — or, if the class defines ``bprop``, one custom-bprop node;
+4. the backward-hook identity on the outputs;
+5. forward hooks ``fn(cell_id, inputs, outputs)`` — a returned value replaces the outputs.
+
+Sub-cells and Parameters assigned as attributes are registered in order; Parameter names get the
+dotted attribute path (``fc1.weight``) when the cell is placed inside another one.  ``cell_id``
+(given to hooks) and the path used in error messages are deterministic: class name and path.
+"""
+from __future__ import annotations
+
+import inspect
+import itertools
+import weakref
+from collections import OrderedDict
+
+from ..common.parameter import Parameter, ParameterTuple
+from ..tensor import Tensor, _describe
+
+__all__ = ["Cell", "HookHandle"]
+
+_handle_ids = itertools.count()
+
+
+class HookHandle:
+    """Returned by ``register_*_hook``; ``remove()`` unregisters the hook (idempotent)."""
+
+    def __init__(self, hooks: dict, key: int):
+        self._hooks = hooks
+        self.handle_id = key
+
+    def remove(self) -> None:
+        self._hooks.pop(self.handle_id, None)
+
+    def __repr__(self) -> str:
+        return f"HookHandle(handle_id={self.handle_id})"
+
+
+class Cell:
+    """MindSpore's ``nn.Cell(auto_prefix=True, flags=None)``."""
+
+    def __init__(self, auto_prefix=True, flags=None):
+        d = self.__dict__
+        d["_params"] = OrderedDict()
+        d["_cells"] = OrderedDict()
+        d["_auto_prefix"] = auto_prefix
+        d["_parent"] = None
+        d["_attr_name"] = None
+        d["_forward_pre_hooks"] = OrderedDict()
+        d["_forward_hooks"] = OrderedDict()
+        d["_backward_hooks"] = OrderedDict()
+        d["training"] = False
+        d["requires_grad"] = False
+        d["bprop_debug"] = False
+        d["_flags"] = dict(flags or {})
+
+    # ----- attribute registration -------------------------------------------------------------
+    def _check_init(self):
+        if "_params" not in self.__dict__:
+            raise RuntimeError(
+                f"{type(self).__name__}.__init__ must call super().__init__() before assigning "
+                "Parameters or sub-cells. Fix: add super().__init__() as its first line."
+            )
+
+    def __setattr__(self, name, value):
+        d = self.__dict__
+        if isinstance(value, Parameter):
+            self._check_init()
+            d["_cells"].pop(name, None)
+            if value.name in ("Parameter", None):
+                value.name = name
+            d["_params"][name] = value
+            d.pop(name, None)
+        elif isinstance(value, Cell):
+            self._check_init()
+            d["_params"].pop(name, None)
+            d["_cells"][name] = value
+            d.pop(name, None)
+            if value.__dict__.get("_parent") is None and value is not self:
+                value.__dict__["_parent"] = weakref.ref(self)
+                value.__dict__["_attr_name"] = name
+                if self._auto_prefix:
+                    for p in value.get_parameters():
+                        p.name = f"{name}.{p.name}"
+        elif isinstance(value, ParameterTuple):
+            self._check_init()
+            object.__setattr__(self, name, value)
+        else:
+            if "_params" in d:                   # a plain value replaces a registered one
+                d["_params"].pop(name, None)
+                d["_cells"].pop(name, None)
+            object.__setattr__(self, name, value)
+
+    def __getattr__(self, name):
+        d = self.__dict__
+        params = d.get("_params")
+        if params is not None and name in params:
+            return params[name]
+        cells = d.get("_cells")
+        if cells is not None and name in cells:
+            return cells[name]
+        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+
+    def __delattr__(self, name):
+        d = self.__dict__
+        if name in d.get("_params", {}):
+            del d["_params"][name]
+        elif name in d.get("_cells", {}):
+            del d["_cells"][name]
+        else:
+            object.__delattr__(self, name)
+
+    def insert_child_to_cell(self, child_name: str, child_cell: "Cell") -> None:
+        if not isinstance(child_name, str) or not child_name or "." in child_name:
+            raise KeyError(f"insert_child_to_cell: child_name must be a non-empty string without '.', "
+                           f"got {child_name!r}.")
+        if not isinstance(child_cell, Cell) and child_cell is not None:
+            raise TypeError(f"insert_child_to_cell: child_cell must be a Cell, got {_describe(child_cell)}.")
+        setattr(self, child_name, child_cell)
+
+    def insert_param_to_cell(self, param_name: str, param: Parameter, check_name_contain_dot=True):
+        if not isinstance(param, Parameter):
+            raise TypeError(f"insert_param_to_cell: expected a Parameter, got {_describe(param)}.")
+        setattr(self, param_name, param)
+
+    # ----- identity and naming ----------------------------------------------------------------
+    @property
+    def cls_name(self) -> str:
+        return type(self).__name__
+
+    @property
+    def path(self) -> str:
+        """The dotted path from the outermost cell: ``Net.block.relu``."""
+        parts = []
+        cell = self
+        while cell is not None:
+            parent_ref = cell.__dict__.get("_parent")
+            parent = parent_ref() if parent_ref is not None else None
+            parts.append(cell.__dict__.get("_attr_name") if parent is not None else type(cell).__name__)
+            cell = parent
+        return ".".join(reversed(parts))
+
+    @property
+    def cell_id(self) -> str:
+        """Deterministic identity given to hooks: class name and path, e.g. ``MatMul(Net.mul)``."""
+        return f"{type(self).__name__}({self.path})"
+
+    # ----- traversal --------------------------------------------------------------------------
+    def name_cells(self) -> "OrderedDict[str, Cell]":
+        return OrderedDict(self._cells)
+
+    def cells(self):
+        return list(self._cells.values())
+
+    def cells_and_names(self, cells=None, name_prefix=""):
+        seen = set() if cells is None else cells
+        if id(self) not in seen:
+            seen.add(id(self))
+            yield name_prefix, self
+        for name, cell in self._cells.items():
+            if cell is None:
+                continue
+            sub = f"{name_prefix}.{name}" if name_prefix else name
+            yield from cell.cells_and_names(seen, sub)
+
+    def parameters_and_names(self, name_prefix="", expand=True):
+        seen = set()
+        for prefix, cell in self.cells_and_names(name_prefix=name_prefix):
+            for name, p in cell._params.items():
+                if p is None or id(p) in seen:
+                    continue
+                seen.add(id(p))
+                yield (f"{prefix}.{name}" if prefix else name), p
+            if not expand:
+                break
+
+    def get_parameters(self, expand=True):
+        """A generator over every Parameter (MindSpore returns a generator, too)."""
+        for _, p in self.parameters_and_names(expand=expand):
+            yield p
+
+    def trainable_params(self, recurse=True):
+        return [p for p in self.get_parameters(expand=recurse) if p.requires_grad]
+
+    def untrainable_params(self, recurse=True):
+        return [p for p in self.get_parameters(expand=recurse) if not p.requires_grad]
+
+    def parameters_dict(self, recurse=True):
+        return OrderedDict((p.name, p) for p in self.get_parameters(expand=recurse))
+
+    def init_parameters_data(self, auto_parallel_mode=False):
+        """Parameters are created with their data; nothing is deferred in minims."""
+        return {p: p for p in self.get_parameters()}
+
+    # ----- modes ------------------------------------------------------------------------------
+    def set_train(self, mode=True):
+        for _, cell in self.cells_and_names():
+            cell.__dict__["training"] = bool(mode)
+        return self
+
+    @property
+    def phase(self) -> str:
+        return "train" if self.training else "predict"
+
+    def set_grad(self, requires_grad=True):
+        self.__dict__["requires_grad"] = bool(requires_grad)
+        return self
+
+    # ----- hooks ------------------------------------------------------------------------------
+    def _register(self, table: str, hook_fn, kind: str) -> HookHandle:
+        if not callable(hook_fn):
+            raise TypeError(
+                f"{self.path}.{kind}: the hook must be callable, but got {_describe(hook_fn)}. "
+                f"Fix: pass a function, e.g. def hook(cell_id, ...): ..."
+            )
+        hooks = self.__dict__[table]
+        key = next(_handle_ids)
+        hooks[key] = hook_fn
+        return HookHandle(hooks, key)
+
+    def register_forward_pre_hook(self, hook_fn) -> HookHandle:
+        """``hook_fn(cell_id, inputs)``; may return new inputs."""
+        return self._register("_forward_pre_hooks", hook_fn, "register_forward_pre_hook")
+
+    def register_forward_hook(self, hook_fn) -> HookHandle:
+        """``hook_fn(cell_id, inputs, outputs)``; may return new outputs."""
+        return self._register("_forward_hooks", hook_fn, "register_forward_hook")
+
+    def register_backward_hook(self, hook_fn) -> HookHandle:
+        """``hook_fn(cell_id, grad_input, grad_output)``; may return new input gradients (a tuple)."""
+        return self._register("_backward_hooks", hook_fn, "register_backward_hook")
+
+    # ----- the call ---------------------------------------------------------------------------
+    def construct(self, *inputs, **kwargs):
+        raise NotImplementedError(f"{type(self).__name__} must define construct(self, ...).")
+
+    def __call__(self, *args, **kwargs):
+        self._check_init()
+        from .cell_call import run_cell
+        return run_cell(self, args, kwargs)
+
+    def __repr__(self) -> str:
+        lines = [f"{type(self).__name__}<"]
+        for name, cell in self._cells.items():
+            sub = repr(cell).replace("\n", "\n  ")
+            lines.append(f"  ({name}): {sub}")
+        if len(lines) == 1:
+            return f"{type(self).__name__}<>"
+        return "\n".join(lines) + "\n  >"
+
+    def extend_repr(self) -> str:
+        return ""
+
+    def has_bprop(self) -> bool:
+        return "bprop" in _class_attrs(type(self))
+
+
+def _class_attrs(cls):
+    names = set()
+    for klass in inspect.getmro(cls):
+        if klass is Cell:
+            break
+        names.update(vars(klass))
+    return names

@@ -1,0 +1,77 @@
+"""What happens when a Cell is called (see ``minims.nn.cell`` for the order).
+
+Kept apart from the Cell class so the five steps of a call read top to bottom in one function.
+"""
+from __future__ import annotations
+
+from ..autodiff.custom_bprop import CellBprop
+from ..autodiff.hooks import CellHookInputs, CellHookOutputs, HookRecord, warn_hooks_ignored
+from ..context import GRAPH_MODE, get_context
+from ..interpreters.stack import bind
+from ..tensor import Tensor
+
+
+def _as_tuple(value):
+    return value if isinstance(value, tuple) else (value,)
+
+
+def _identity_over_tensors(prim, values):
+    """Apply the identity primitive ``prim`` to the Tensors in ``values``; others pass unchanged."""
+    positions = [i for i, v in enumerate(values) if isinstance(v, Tensor)]
+    if not positions:
+        return values
+    out = _as_tuple(bind(prim, *(values[i] for i in positions)))
+    values = list(values)
+    for i, o in zip(positions, out):
+        values[i] = o
+    return tuple(values)
+
+
+def run_cell(cell, args, kwargs):
+    hooks_on = bool(cell._forward_pre_hooks or cell._forward_hooks or cell._backward_hooks)
+    if hooks_on and get_context("mode") == GRAPH_MODE:
+        warn_hooks_ignored(f"{cell.cls_name} hooks")
+        hooks_on = False
+    cell_id = cell.cell_id if hooks_on else None
+
+    if hooks_on:
+        for hook in list(cell._forward_pre_hooks.values()):
+            result = hook(cell_id, args)
+            if result is not None:
+                args = _as_tuple(result)
+
+    record = None
+    if hooks_on and cell._backward_hooks:
+        record = HookRecord(cell_id, cell._backward_hooks)
+        args = _identity_over_tensors(CellHookInputs(record), args)
+
+    if cell.has_bprop():
+        out = _call_with_bprop(cell, args, kwargs)
+    else:
+        out = cell.construct(*args, **kwargs)
+
+    if record is not None:
+        was_tuple = isinstance(out, tuple)
+        out = _identity_over_tensors(CellHookOutputs(record), _as_tuple(out))
+        out = out if was_tuple else out[0]
+
+    if hooks_on:
+        for hook in list(cell._forward_hooks.values()):
+            result = hook(cell_id, args, out)
+            if result is not None:
+                out = result
+    return out
+
+
+def _call_with_bprop(cell, args, kwargs):
+    if kwargs:
+        raise TypeError(f"{cell.path}: a Cell with a custom bprop must be called with positional "
+                        f"inputs only, got keyword arguments {sorted(kwargs)}.")
+    params = tuple(getattr(cell, "internal_params", None) or ())
+    from ..common.parameter import Parameter
+    for p in params:
+        if not isinstance(p, Parameter):
+            raise TypeError(f"{cell.path}.internal_params must hold Parameters, but holds {type(p).__name__}.")
+    node = CellBprop(cell, cell.path, len(args), params)
+    out = bind(node, *args, *params)
+    return list(out) if isinstance(out, list) else out

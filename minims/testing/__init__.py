@@ -1,0 +1,13 @@
+"""Tools to test differentiation: finite-difference checks and symbolic references.
+
+* :func:`check_grads` — reverse-mode derivatives (up to any order) against central differences;
+* :func:`numerical_grad` — a full gradient by central differences, for small inputs;
+* :func:`symbolic_call`, :func:`symbolic_grad`, :func:`reference_grad`, :func:`symbols_like` — run a
+  minims function on SymPy symbols and differentiate the formula with ``sympy.diff``
+  (see ``minims.interpreters.symbolic``).
+"""
+from .gradcheck import DEFAULT_ATOL, DEFAULT_EPS, DEFAULT_RTOL, check_grads, numerical_grad
+from ..interpreters.symbolic import reference_grad, symbolic_call, symbolic_grad, symbols_like
+
+__all__ = ["check_grads", "numerical_grad", "symbolic_call", "symbolic_grad", "reference_grad",
+           "symbols_like", "DEFAULT_EPS", "DEFAULT_RTOL", "DEFAULT_ATOL"]
