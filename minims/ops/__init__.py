@@ -47,3 +47,9 @@ class Zeros(Primitive):
 
 
 TensorAdd = Add  # MindSpore 1.x name
+
+from ..primitives.nn import (AvgPool, BatchNorm, Conv2D, Conv2DBackpropFilter, Conv2DBackpropInput,
+                             Conv2DTranspose, Dropout, Dropout2D, MaxPool, SoftmaxCrossEntropyWithLogits,
+                             SparseSoftmaxCrossEntropyWithLogits)
+from .nn_functional import (avg_pool2d, batch_norm, conv2d, cross_entropy, dropout, dropout2d, l1_loss,
+                            max_pool2d, mse_loss, nll_loss)

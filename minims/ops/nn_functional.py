@@ -99,7 +99,7 @@ def max_pool2d(x, kernel_size, stride=None, padding=0, dilation=1, return_indice
     pool = _nn.MaxPool._configured(kernel, strides, pads, dil, ceil_mode)
     out = pool(x)
     if return_indices:
-        return out, _nn.MaxPoolWithArgmax._configured(kernel, strides, pads, dil, ceil_mode)(x)
+        return out, _nn.MaxPoolArgmax._configured(kernel, strides, pads, dil, ceil_mode)(x)
     return out
 
 
@@ -207,7 +207,11 @@ def nll_loss(inputs, target, weight=None, ignore_index=-100, reduction="mean", l
     the mean divides by the summed weights of the counted targets.  ``label_smoothing`` mixes in
     the mean over all classes (PyTorch's formula).
     """
-    op = "nll_loss"
+    return _nll_loss("nll_loss", inputs, target, weight, ignore_index, reduction, label_smoothing)
+
+
+def _nll_loss(op, inputs, target, weight, ignore_index, reduction, label_smoothing):
+    """nll_loss's body; ``op`` names the public function in error messages."""
     _tensor(op, "inputs", inputs)
     _tensor(op, "target", target)
     _reduction(op, reduction)
@@ -261,7 +265,8 @@ def nll_loss(inputs, target, weight=None, ignore_index=-100, reduction="mean", l
     return out
 
 
-def cross_entropy(input, target, weight=None, ignore_index=-100, reduction="mean", label_smoothing=0.0):  # noqa: A002
+def cross_entropy(input, target, weight=None, ignore_index=-100, reduction="mean",  # noqa: A002
+                  label_smoothing=0.0):
     """``ops.cross_entropy``: ``nll_loss(log_softmax(input))`` for class indices, or
     ``-sum_c target_c * log_softmax(input)_c`` for class probabilities (a float ``target`` shaped
     like ``input``).  The class dimension is 1 (0 for a 1-D input).
@@ -275,7 +280,7 @@ def cross_entropy(input, target, weight=None, ignore_index=-100, reduction="mean
     class_dim = 0 if input.ndim == 1 else 1
     logp = F.log_softmax(input, class_dim)
     if not target.dtype.is_float:
-        return nll_loss(logp, target, weight, ignore_index, reduction, label_smoothing)
+        return _nll_loss(op, logp, target, weight, ignore_index, reduction, label_smoothing)
     # probability targets
     if tuple(target.shape) != tuple(input.shape):
         raise ValueError(f"{op}: probability targets must have the shape of input {list(input.shape)}, but "

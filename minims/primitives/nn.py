@@ -40,8 +40,8 @@ from ..tensor import Tensor, _describe
 from .base import Primitive
 from .math import F
 
-__all__ = ["Conv2D", "Conv2DBackpropInput", "Conv2DBackpropFilter", "MaxPool", "MaxPoolGrad",
-           "MaxPoolGradGrad", "MaxPoolWithArgmax", "AvgPool", "AvgPoolGrad", "BatchNorm",
+__all__ = ["Conv2D", "Conv2DBackpropInput", "Conv2DTranspose", "Conv2DBackpropFilter", "MaxPool",
+           "MaxPoolGrad", "MaxPoolGradGrad", "MaxPoolArgmax", "AvgPool", "AvgPoolGrad", "BatchNorm",
            "Dropout", "Dropout2D", "SoftmaxCrossEntropyWithLogits",
            "SparseSoftmaxCrossEntropyWithLogits"]
 
@@ -222,8 +222,9 @@ class _ConvBase(Primitive):
             raise ValueError(
                 f"{op}: channel mismatch: the input has {x_shape[1]} channels (shape {list(x_shape)}) but "
                 f"the weight of shape {list(w_shape)} expects in_channel/group * group = "
-                f"{w_shape[1]} * {g} = {w_shape[1] * g}. Fix: the weight must have shape "
-                f"(out_channel, {x_shape[1] // g if x_shape[1] % g == 0 else 'C/group'}, kh, kw).")
+                f"{w_shape[1]} * {g} = {w_shape[1] * g}. Fix: give the input {w_shape[1] * g} channels, or "
+                f"use a weight of shape (out_channel, "
+                f"{x_shape[1] // g if x_shape[1] % g == 0 else 'C/group'}, kh, kw).")
         if w_shape[0] % g:
             raise ValueError(f"{op}: out_channel {w_shape[0]} is not divisible by group={g}.")
         pt, pb, pl, pr = self._pads(x_shape[2:])
@@ -355,6 +356,10 @@ class Conv2DBackpropInput(_ConvBase):
         d_dout = _sibling(self, Conv2D, out_channel=o)(g, w)
         d_w = _sibling(self, Conv2DBackpropFilter, out_channel=o)(dout, g, w.shape)
         return d_dout, d_w, None
+
+
+class Conv2DTranspose(Conv2DBackpropInput):
+    """``ops.Conv2DTranspose``: MindSpore's public name for ``Conv2DBackpropInput``."""
 
 
 class Conv2DBackpropFilter(_ConvBase):
@@ -606,11 +611,11 @@ class MaxPoolGradGrad(_PoolBase):
         return None, None, _sibling(self, MaxPoolGrad)(x, origin_output, g)
 
 
-class MaxPoolWithArgmax(_PoolBase):
+class MaxPoolArgmax(_PoolBase):
     """The flat ``h * W + w`` input index of each window's first maximum (int64; not differentiable).
 
-    Used by ``max_pool2d(..., return_indices=True)``; MindSpore's ``MaxPoolWithArgmax`` returns the
-    pooled values too, here only the indices are computed (``MaxPool`` gives the values).
+    Used by ``max_pool2d(..., return_indices=True)``, which takes the values from ``MaxPool`` (so
+    they keep their gradient) and the indices from here.
     """
 
     differentiable = False
@@ -913,7 +918,8 @@ class SparseSoftmaxCrossEntropyWithLogits(Primitive):
 
     def __init__(self, is_grad=False):
         if not isinstance(is_grad, bool):
-            raise TypeError(f"SparseSoftmaxCrossEntropyWithLogits: is_grad must be a bool, got {_describe(is_grad)}.")
+            raise TypeError("SparseSoftmaxCrossEntropyWithLogits: is_grad must be a bool, "
+                            f"got {_describe(is_grad)}.")
         self.is_grad = is_grad
 
     def __call__(self, logits, labels):
