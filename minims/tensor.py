@@ -34,13 +34,15 @@ def _to_array(data, dtype) -> np.ndarray:
         arr = data._data
     elif isinstance(data, np.ndarray):
         arr = data
+    elif isinstance(data, np.generic):
+        arr = np.asarray(data)                     # NumPy scalars keep their dtype (np.float64 -> Float64)
     elif isinstance(data, _PY_SCALARS):
-        if isinstance(data, (bool, np.bool_)):
+        if isinstance(data, bool):
             arr = np.asarray(data, dtype=np.bool_)
-        elif isinstance(data, (int, np.integer)):
-            arr = np.asarray(data, dtype=np.int64 if isinstance(data, int) else data.dtype)
+        elif isinstance(data, int):
+            arr = np.asarray(data, dtype=np.int64)
         else:
-            arr = np.asarray(data, dtype=np.float32 if isinstance(data, float) else data.dtype)
+            arr = np.asarray(data, dtype=np.float32)
     elif isinstance(data, (list, tuple)):
         try:
             arr = np.array([_to_array(d, None) if isinstance(d, Tensor) else d for d in data])

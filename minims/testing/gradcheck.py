@@ -134,7 +134,6 @@ def _check(f, args, positions, order, level, opts, rng):
         if not abs(analytic - numeric) <= allowed:          # also fails for NaN
             raise AssertionError(_report(level, p, args[p], analytic, numeric, allowed, opts))
     if order > 1:
-        vjp_of_f.__name__ = f"grad({opts['name']})"
         _check(vjp_of_f, args, positions, order - 1, level + 1, opts, rng)
 
 
