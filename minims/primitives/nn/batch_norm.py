@@ -1,0 +1,116 @@
+"""Batch normalisation (MindSpore's five-output ``BatchNorm``), its backward rule in minims ops.
+"""
+from __future__ import annotations
+
+import numpy as np
+from ...interpreters.stack import bind
+from ...tensor import _describe
+from ..base import Primitive
+from ..math import F
+from ._geometry import _data_format, _require_tensor
+
+
+class BatchNorm(Primitive):
+    """``ops.BatchNorm(is_training=False, epsilon=1e-5, momentum=0.1, data_format="NCHW")
+    (x, scale, bias, mean, variance)`` -> ``(y, batch_mean, batch_variance, reserve_space_1,
+    reserve_space_2)``.
+
+    * training: ``y`` is normalised with the batch statistics (biased variance);
+      ``batch_mean``/``batch_variance`` are the batch mean and the *unbiased* batch variance (what
+      the moving average uses: MindSpore's ``new = (1 - momentum) * old + momentum * batch``), and
+      the reserve spaces hold the batch mean and the biased variance used for ``y``.
+    * inference: ``y`` uses the given ``mean``/``variance``; the other four outputs are
+      ``mean, variance, mean, variance`` (the documented values of the reserve spaces).
+
+    Unlike MindSpore's kernel, this primitive never writes into ``mean``/``variance``; updating the
+    moving statistics is the caller's job (``ops.batch_norm``, ``nn.BatchNorm2d``).
+    Gradients flow to ``x``, ``scale`` and ``bias`` (and through every output that depends on
+    them); ``mean`` and ``variance`` get none.
+    """
+
+    def __init__(self, is_training=False, epsilon=1e-5, momentum=0.1, data_format="NCHW"):
+        if not isinstance(is_training, bool):
+            raise TypeError(f"BatchNorm: is_training must be a bool, but got {_describe(is_training)}.")
+        for name, v, lo_open in (("epsilon", epsilon, True), ("momentum", momentum, False)):
+            if not isinstance(v, (float, int)) or isinstance(v, bool):
+                raise TypeError(f"BatchNorm: {name} must be a float, but got {_describe(v)}.")
+            if not ((0 < v <= 1) if lo_open else (0 <= v <= 1)):
+                rng = "(0, 1]" if lo_open else "[0, 1]"
+                raise ValueError(f"BatchNorm: {name} must be in {rng}, but got {v}.")
+        self.is_training = is_training
+        self.epsilon = float(epsilon)
+        self.momentum = float(momentum)
+        self.data_format = _data_format("BatchNorm", data_format)
+
+    def __call__(self, x, scale, bias, mean, variance):
+        names = ("input_x", "scale", "bias", "mean", "variance")
+        for name, v in zip(names, (x, scale, bias, mean, variance)):
+            _require_tensor("BatchNorm", name, v)
+        if x.ndim not in (2, 4):
+            raise ValueError(f"BatchNorm: input_x must be 2-D (N, C) or 4-D (N, C, H, W), but got shape "
+                             f"{list(x.shape)}.")
+        c = x.shape[1]
+        for name, v in zip(names[1:], (scale, bias, mean, variance)):
+            if tuple(v.shape) != (c,):
+                raise ValueError(f"BatchNorm: '{name}' must have shape [{c}] (one entry per channel of "
+                                 f"input_x, shape {list(x.shape)}), but got {list(v.shape)}.")
+        if self.is_training and x.size // c < 2:
+            raise ValueError(f"BatchNorm: training needs more than one value per channel to compute a "
+                             f"variance, but input_x has shape {list(x.shape)}. Fix: use a batch of at "
+                             "least 2, or is_training=False.")
+        return bind(self, x, scale, bias, mean, variance)
+
+    @staticmethod
+    def _axes(x):
+        return (0,) if x.ndim == 2 else (0, 2, 3)
+
+    @staticmethod
+    def _bshape(x):
+        return (1, x.shape[1]) + (1,) * (x.ndim - 2)
+
+    def impl(self, x, scale, bias, mean, variance):
+        axes, bshape = self._axes(x), self._bshape(x)
+        if self.is_training:
+            m = x.size // x.shape[1]
+            mu = x.mean(axis=axes)
+            var = x.var(axis=axes)
+            stats = (mu, var * (m / (m - 1)), mu, var)
+        else:
+            mu, var = mean, variance
+            stats = (mean.copy(), variance.copy(), mean.copy(), variance.copy())
+        rstd = 1.0 / np.sqrt(var.astype(x.dtype) + np.asarray(self.epsilon, x.dtype))
+        y = (x - mu.astype(x.dtype).reshape(bshape)) * (rstd * scale.astype(x.dtype)).reshape(bshape) \
+            + bias.astype(x.dtype).reshape(bshape)
+        return (y.astype(x.dtype, copy=False),) + tuple(s.astype(scale.dtype, copy=False) for s in stats)
+
+    def bprop(self, x, scale, bias, mean, variance, out, dout):
+        f = F()
+        dy, d_mean, d_var, d_r1, d_r2 = dout
+        axes, bshape = self._axes(x), self._bshape(x)
+        s = f.cast(f.reshape(scale, bshape), x.dtype)
+        if not self.is_training:
+            rstd = f.reciprocal(f.sqrt(f.add(f.cast(f.reshape(variance, bshape), x.dtype), self.epsilon)))
+            xhat = f.mul(f.sub(x, f.cast(f.reshape(mean, bshape), x.dtype)), rstd)
+            dx = f.mul(dy, f.mul(s, rstd))
+            # the four statistics outputs are copies of mean/variance: no gradient to x, scale, bias
+        else:
+            m = x.size // x.shape[1]
+            mu = f.mean(x, axes, keep_dims=True)
+            xc = f.sub(x, mu)
+            var = f.mean(f.mul(xc, xc), axes, keep_dims=True)
+            rstd = f.reciprocal(f.sqrt(f.add(var, self.epsilon)))
+            xhat = f.mul(xc, rstd)
+            g = f.mul(dy, s)
+            # d/dx of (x - mu) * rstd: subtract the mean of g and its projection on xhat
+            inner = f.sub(f.sub(g, f.mean(g, axes, keep_dims=True)),
+                          f.mul(xhat, f.mean(f.mul(g, xhat), axes, keep_dims=True)))
+            dx = f.mul(rstd, inner)
+            # the statistics outputs depend on x too: d mean/dx = 1/m, d var/dx = 2 (x - mu) / m
+            # (the mean's own derivative cancels), unbiased variance: 2 (x - mu) / (m - 1)
+            c_mean = f.div(f.cast(f.reshape(f.add(d_mean, d_r1), bshape), x.dtype), m)
+            c_var = f.add(f.mul(f.cast(f.reshape(d_var, bshape), x.dtype), 2.0 / (m - 1)),
+                          f.mul(f.cast(f.reshape(d_r2, bshape), x.dtype), 2.0 / m))
+            dx = f.add(dx, f.add(c_mean, f.mul(xc, c_var)))
+        dscale = f.cast(f.sum(f.mul(dy, xhat), axes), scale.dtype)
+        dbias = f.cast(f.sum(dy, axes), bias.dtype)
+        return f.cast(dx, x.dtype), dscale, dbias, None, None

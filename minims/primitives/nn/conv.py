@@ -1,0 +1,248 @@
+"""Convolution: ``Conv2D`` and its two gradient primitives, one closed family.
+
+A convolution is linear in each argument, so the derivative of any member with respect to either
+argument is another member with the same geometry (see the table in ``minims.primitives.nn``).
+"""
+from __future__ import annotations
+
+import numpy as np
+from ...interpreters.stack import bind
+from ...tensor import Tensor
+from ..base import Primitive
+from ._geometry import (_data_format, _four, _is_int, _pad4, _pad_mode, _pair, _require_tensor,
+                        _same_pads, _sibling, _unwindow, _windows)
+
+
+class _ConvBase(Primitive):
+    """Configuration shared by Conv2D and its two gradient primitives."""
+
+    def _configure(self, out_channel, kernel_size, mode, pad_mode, pad, stride, dilation, group,
+                   data_format, pad_list=None):
+        op = self.name
+        if not _is_int(out_channel) or out_channel < 1:
+            raise ValueError(f"{op}: out_channel must be a positive int, but got {out_channel!r}.")
+        self.out_channel = int(out_channel)
+        self.kernel_size = _pair(op, "kernel_size", kernel_size, allow4=False)
+        if mode != 1:
+            raise ValueError(f"{op}: only mode=1 (cross-correlation, as MindSpore) is supported, got {mode!r}.")
+        self.mode = 1
+        self.pad_mode = _pad_mode(op, pad_mode)
+        pads = _four(op, "pad", pad) if pad_list is None else _four(op, "pad_list", pad_list)
+        if self.pad_mode != "pad" and any(pads):
+            raise ValueError(f"{op}: 'pad' must be 0 when pad_mode is not 'pad', but got pad={pad!r} "
+                             f"with pad_mode={pad_mode!r}. Fix: use pad_mode='pad' for explicit padding.")
+        self.pad = pads
+        self.stride = _pair(op, "stride", stride)
+        self.dilation = _pair(op, "dilation", dilation)
+        if not _is_int(group) or group < 1:
+            raise ValueError(f"{op}: group must be a positive int, but got {group!r}.")
+        self.group = int(group)
+        self.data_format = _data_format(op, data_format)
+
+    def _pads(self, hw: tuple) -> tuple:
+        """(top, bottom, left, right) for an input of spatial size ``hw``."""
+        if self.pad_mode == "pad":
+            return self.pad
+        if self.pad_mode == "valid":
+            return (0, 0, 0, 0)
+        kh, kw = self.kernel_size
+        return (_same_pads(hw[0], kh, self.stride[0], self.dilation[0])
+                + _same_pads(hw[1], kw, self.stride[1], self.dilation[1]))
+
+    def _out_hw(self, hw: tuple) -> tuple:
+        pt, pb, pl, pr = self._pads(hw)
+        out = []
+        for size, p, k, s, d in ((hw[0], pt + pb, self.kernel_size[0], self.stride[0], self.dilation[0]),
+                                 (hw[1], pl + pr, self.kernel_size[1], self.stride[1], self.dilation[1])):
+            out.append((size + p - ((k - 1) * d + 1)) // s + 1)
+        return tuple(out)
+
+    def _check_geometry(self, x_shape: tuple, w_shape: tuple, where: str):
+        """Shared shape checks; ``x_shape``/``w_shape`` are the forward input and weight shapes."""
+        op = self.name
+        if len(w_shape) != 4:
+            raise ValueError(f"{op}: weight must be 4-D (out_channel, in_channel/group, kh, kw), "
+                             f"but got shape {list(w_shape)}.")
+        if len(x_shape) != 4:
+            raise ValueError(f"{op}: {where} must be 4-D (N, C, H, W), but got shape {list(x_shape)}.")
+        if tuple(w_shape[2:]) != self.kernel_size:
+            raise ValueError(f"{op}: the weight's kernel {list(w_shape[2:])} (weight shape {list(w_shape)}) "
+                             f"does not match kernel_size={self.kernel_size}.")
+        g = self.group
+        if x_shape[1] != w_shape[1] * g:
+            raise ValueError(
+                f"{op}: channel mismatch: the input has {x_shape[1]} channels (shape {list(x_shape)}) but "
+                f"the weight of shape {list(w_shape)} expects in_channel/group * group = "
+                f"{w_shape[1]} * {g} = {w_shape[1] * g}. Fix: give the input {w_shape[1] * g} channels, or "
+                f"use a weight of shape (out_channel, "
+                f"{x_shape[1] // g if x_shape[1] % g == 0 else 'C/group'}, kh, kw).")
+        if w_shape[0] % g:
+            raise ValueError(f"{op}: out_channel {w_shape[0]} is not divisible by group={g}.")
+        pt, pb, pl, pr = self._pads(x_shape[2:])
+        span = tuple((k - 1) * d + 1 for k, d in zip(self.kernel_size, self.dilation))
+        padded = (x_shape[2] + pt + pb, x_shape[3] + pl + pr)
+        if padded[0] < span[0] or padded[1] < span[1]:
+            raise ValueError(
+                f"{op}: the (dilated) kernel {list(span)} is bigger than the padded input {list(padded)} "
+                f"(input shape {list(x_shape)}, pad_mode={self.pad_mode!r}, pad={self.pad}). "
+                "Fix: use a smaller kernel, more padding, or pad_mode='same'.")
+
+    # ----- NumPy kernels (the three members of the family) -------------------------------------
+    def _conv(self, x, w):
+        pads = self._pads(x.shape[2:])
+        win = _windows(_pad4(x, pads), self.kernel_size, self.stride, self.dilation)
+        n, c, ho, wo = win.shape[:4]
+        g, o = self.group, w.shape[0]
+        cg, og = c // g, o // g
+        out = np.empty((n, o, ho, wo), dtype=np.result_type(x, w))
+        for i in range(g):      # a loop over groups (1 for ordinary conv), not over pixels
+            part = np.tensordot(win[:, i * cg:(i + 1) * cg], w[i * og:(i + 1) * og],
+                                axes=([1, 4, 5], [1, 2, 3]))          # (N, Ho, Wo, Og)
+            out[:, i * og:(i + 1) * og] = part.transpose(0, 3, 1, 2)
+        return out
+
+    def _backprop_input(self, dy, w, x_shape):
+        pads = self._pads(x_shape[2:])
+        n, c, h, wd = x_shape
+        g, o = self.group, w.shape[0]
+        cg, og = c // g, o // g
+        kh, kw = self.kernel_size
+        cols = np.empty((n, c, dy.shape[2], dy.shape[3], kh, kw), dtype=np.result_type(dy, w))
+        for i in range(g):
+            part = np.tensordot(dy[:, i * og:(i + 1) * og], w[i * og:(i + 1) * og], axes=([1], [0]))
+            cols[:, i * cg:(i + 1) * cg] = part.transpose(0, 3, 1, 2, 4, 5)  # (N, Cg, Ho, Wo, kh, kw)
+        pt, pb, pl, pr = pads
+        xp = _unwindow(cols, (n, c, h + pt + pb, wd + pl + pr), self.stride, self.dilation)
+        return np.ascontiguousarray(xp[:, :, pt:pt + h, pl:pl + wd])
+
+    def _backprop_filter(self, dy, x, w_shape):
+        pads = self._pads(x.shape[2:])
+        win = _windows(_pad4(x, pads), self.kernel_size, self.stride, self.dilation, dy.shape[2:])
+        g = self.group
+        o, cg = w_shape[0], w_shape[1]
+        og = o // g
+        dw = np.empty(w_shape, dtype=np.result_type(dy, x))
+        for i in range(g):
+            dw[i * og:(i + 1) * og] = np.tensordot(dy[:, i * og:(i + 1) * og], win[:, i * cg:(i + 1) * cg],
+                                                   axes=([0, 2, 3], [0, 2, 3]))
+        return dw
+
+    def _check_pair(self, a, b, names):
+        for name, v in zip(names, (a, b)):
+            _require_tensor(self.name, name, v)
+        if a.dtype is not b.dtype:
+            raise TypeError(f"{self.name}: '{names[0]}' and '{names[1]}' must have the same dtype, but got "
+                            f"{a.dtype} and {b.dtype}. Fix: cast one of them, e.g. "
+                            f"{names[1]}.astype({names[0]}.dtype).")
+
+    def _check_dout(self, dy, x_shape, o):
+        want = (x_shape[0], o) + self._out_hw(x_shape[2:])
+        if tuple(dy.shape) != want:
+            raise ValueError(f"{self.name}: dout has shape {list(dy.shape)}, but a convolution of an input of "
+                             f"shape {list(x_shape)} with {o} output channels gives {list(want)}.")
+
+
+class Conv2D(_ConvBase):
+    """``ops.Conv2D(out_channel, kernel_size, mode=1, pad_mode="valid", pad=0, stride=1, dilation=1,
+    group=1, data_format="NCHW")(x, weight)``: 2-D cross-correlation of ``(N, C, H, W)`` with
+    ``(out_channel, C/group, kh, kw)``.
+
+    ``pad_mode``: "valid" (no padding), "same" (output ``ceil(H/stride)``; an odd total padding puts
+    the extra row at the bottom/right, as TensorFlow and MindSpore), "pad" (explicit ``pad``: an int
+    or ``(top, bottom, left, right)``).
+    """
+
+    def __init__(self, out_channel, kernel_size, mode=1, pad_mode="valid", pad=0, stride=1,
+                 dilation=1, group=1, data_format="NCHW"):
+        self._configure(out_channel, kernel_size, mode, pad_mode, pad, stride, dilation, group, data_format)
+
+    def __call__(self, x, weight):
+        self._check_pair(x, weight, ("x", "weight"))
+        self._check_geometry(x.shape, weight.shape, "x")
+        if weight.shape[0] != self.out_channel:
+            raise ValueError(f"Conv2D: the weight has {weight.shape[0]} output channels (shape "
+                             f"{list(weight.shape)}) but out_channel={self.out_channel}.")
+        return bind(self, x, weight)
+
+    def impl(self, x, w):
+        return self._conv(x, w)
+
+    def bprop(self, x, w, out, dout):
+        o = w.shape[0]
+        dx = _sibling(self, Conv2DBackpropInput, out_channel=o)(dout, w, x.shape)
+        dw = _sibling(self, Conv2DBackpropFilter, out_channel=o)(dout, x, w.shape)
+        return dx, dw
+
+
+class Conv2DBackpropInput(_ConvBase):
+    """``ops.Conv2DBackpropInput(out_channel, kernel_size, ...)(dout, weight, input_size)``.
+
+    The gradient of Conv2D with respect to its input (a "transposed convolution"); ``input_size`` is
+    the shape ``(N, C, H, W)`` of that input.  Linear in ``dout`` and in ``weight``.
+    """
+
+    def __init__(self, out_channel, kernel_size, pad_mode="valid", pad=0, pad_list=None, mode=1,
+                 stride=1, dilation=1, group=1, data_format="NCHW"):
+        self._configure(out_channel, kernel_size, mode, pad_mode, pad, stride, dilation, group,
+                        data_format, pad_list)
+
+    def __call__(self, dout, weight, input_size):
+        self._check_pair(dout, weight, ("dout", "weight"))
+        if isinstance(input_size, Tensor):
+            input_size = input_size.tolist()
+        if not (isinstance(input_size, (tuple, list)) and len(input_size) == 4
+                and all(_is_int(v) and v > 0 for v in input_size)):
+            raise ValueError(f"{self.name}: input_size must be the input's shape, 4 positive ints (N, C, H, W), "
+                             f"but got {input_size!r}.")
+        input_size = tuple(int(v) for v in input_size)
+        self._check_geometry(input_size, weight.shape, "input_size")
+        self._check_dout(dout, input_size, weight.shape[0])
+        return bind(self, dout, weight, input_size)
+
+    def impl(self, dout, w, input_size):
+        return self._backprop_input(dout, w, input_size)
+
+    def bprop(self, dout, w, input_size, out, g):
+        o = w.shape[0]
+        d_dout = _sibling(self, Conv2D, out_channel=o)(g, w)
+        d_w = _sibling(self, Conv2DBackpropFilter, out_channel=o)(dout, g, w.shape)
+        return d_dout, d_w, None
+
+
+class Conv2DTranspose(Conv2DBackpropInput):
+    """``ops.Conv2DTranspose``: MindSpore's public name for ``Conv2DBackpropInput``."""
+
+
+class Conv2DBackpropFilter(_ConvBase):
+    """``ops.Conv2DBackpropFilter(out_channel, kernel_size, ...)(dout, x, filter_size)``.
+
+    The gradient of Conv2D with respect to its weight; ``filter_size`` is the weight's shape.
+    Linear in ``dout`` and in ``x``.
+    """
+
+    def __init__(self, out_channel, kernel_size, pad_mode="valid", pad=0, pad_list=None, mode=1,
+                 stride=1, dilation=1, group=1, data_format="NCHW"):
+        self._configure(out_channel, kernel_size, mode, pad_mode, pad, stride, dilation, group,
+                        data_format, pad_list)
+
+    def __call__(self, dout, x, filter_size):
+        self._check_pair(dout, x, ("dout", "x"))
+        if isinstance(filter_size, Tensor):
+            filter_size = filter_size.tolist()
+        if not (isinstance(filter_size, (tuple, list)) and len(filter_size) == 4
+                and all(_is_int(v) and v > 0 for v in filter_size)):
+            raise ValueError(f"{self.name}: filter_size must be the weight's shape, 4 positive ints "
+                             f"(out_channel, in_channel/group, kh, kw), but got {filter_size!r}.")
+        filter_size = tuple(int(v) for v in filter_size)
+        self._check_geometry(x.shape, filter_size, "x")
+        self._check_dout(dout, x.shape, filter_size[0])
+        return bind(self, dout, x, filter_size)
+
+    def impl(self, dout, x, filter_size):
+        return self._backprop_filter(dout, x, filter_size)
+
+    def bprop(self, dout, x, filter_size, out, g):
+        o = filter_size[0]
+        d_dout = _sibling(self, Conv2D, out_channel=o)(x, g)
+        d_x = _sibling(self, Conv2DBackpropInput, out_channel=o)(dout, g, x.shape)
+        return d_dout, d_x, None

@@ -1,0 +1,116 @@
+"""Softmax cross-entropy losses, computed with a stable log-sum-exp; gradients in minims ops.
+"""
+from __future__ import annotations
+
+import numpy as np
+from ...interpreters.stack import bind
+from ...tensor import Tensor, _describe
+from ..base import Primitive
+from ..math import F
+from ._geometry import _require_tensor
+
+
+def _log_softmax(z: np.ndarray) -> np.ndarray:
+    """Stable log-softmax over the last axis: shift by the max so exp never overflows."""
+    shifted = z - z.max(axis=-1, keepdims=True)
+    return shifted - np.log(np.exp(shifted).sum(axis=-1, keepdims=True))
+
+
+def _check_logits(op: str, logits):
+    _require_tensor(op, "logits", logits)
+    if logits.ndim != 2:
+        raise ValueError(f"{op}: logits must be 2-D (batch_size, num_classes), but got shape "
+                         f"{list(logits.shape)}.")
+
+
+class SoftmaxCrossEntropyWithLogits(Primitive):
+    """``ops.SoftmaxCrossEntropyWithLogits()(logits, labels)`` -> ``(loss, dlogits)``.
+
+    ``loss[n] = -sum_c labels[n, c] * log_softmax(logits)[n, c]`` and, as MindSpore,
+    ``dlogits = softmax(logits) - labels`` (the gradient of ``loss`` when each row of ``labels`` sums
+    to 1).  The backward rule is the exact derivative of both outputs for any ``labels`` (MindSpore's
+    uses ``dlogits``, which differs when rows do not sum to 1).  ``labels`` get no gradient.
+    """
+
+    def __call__(self, logits, labels):
+        _check_logits(self.name, logits)
+        _require_tensor(self.name, "labels", labels)
+        if tuple(labels.shape) != tuple(logits.shape):
+            raise ValueError(f"{self.name}: labels must have the shape of logits {list(logits.shape)}, but "
+                             f"got {list(labels.shape)}. Fix: one-hot encode class indices, or use "
+                             "SparseSoftmaxCrossEntropyWithLogits.")
+        if labels.dtype is not logits.dtype:
+            raise TypeError(f"{self.name}: labels ({labels.dtype}) must have the dtype of logits "
+                            f"({logits.dtype}). Fix: labels.astype(logits.dtype).")
+        return bind(self, logits, labels)
+
+    def impl(self, logits, labels):
+        lsm = _log_softmax(logits)
+        loss = -(labels * lsm).sum(axis=-1)
+        return loss.astype(logits.dtype), (np.exp(lsm) - labels).astype(logits.dtype)
+
+    def bprop(self, logits, labels, out, dout):
+        f = F()
+        d_loss, d_grad = dout
+        p = f.softmax(logits, -1)
+        total = f.sum(labels, -1, keepdim=True)
+        # loss: d/dlogits = softmax * sum(labels) - labels, scaled by each sample's cotangent
+        dl = f.mul(f.expand_dims(d_loss, -1), f.sub(f.mul(p, total), labels))
+        # dlogits = softmax - labels: the softmax Jacobian-vector product
+        dg = f.mul(p, f.sub(d_grad, f.sum(f.mul(d_grad, p), -1, keepdim=True)))
+        return f.add(dl, dg), None
+
+
+class SparseSoftmaxCrossEntropyWithLogits(Primitive):
+    """``ops.SparseSoftmaxCrossEntropyWithLogits(is_grad=False)(logits, labels)``.
+
+    ``labels`` are class indices ``(N,)``.  Returns the mean loss over the batch (a scalar), or with
+    ``is_grad=True`` its gradient ``(softmax(logits) - onehot(labels)) / N``.  ``labels`` get no
+    gradient.
+    """
+
+    def __init__(self, is_grad=False):
+        if not isinstance(is_grad, bool):
+            raise TypeError("SparseSoftmaxCrossEntropyWithLogits: is_grad must be a bool, "
+                            f"got {_describe(is_grad)}.")
+        self.is_grad = is_grad
+
+    def __call__(self, logits, labels):
+        op = self.name
+        _check_logits(op, logits)
+        if not isinstance(labels, Tensor) or labels.dtype.kind != "int":
+            raise TypeError(f"{op}: labels must be an int32/int64 Tensor of class indices, but got "
+                            f"{_describe(labels)}. Fix: Tensor(indices, mindspore.int32).")
+        n, c = logits.shape
+        if tuple(labels.shape) != (n,):
+            raise ValueError(f"{op}: labels must have shape [{n}] (one class index per row of logits "
+                             f"{list(logits.shape)}), but got {list(labels.shape)}.")
+        lab = labels._data
+        if lab.size and (lab.min() < 0 or lab.max() >= c):
+            bad = int(lab.min() if lab.min() < 0 else lab.max())
+            raise ValueError(f"{op}: label {bad} is out of range: with {c} classes labels must be in "
+                             f"[0, {c - 1}].")
+        return bind(self, logits, labels)
+
+    @staticmethod
+    def _onehot(labels, c, dtype):
+        return np.eye(c, dtype=dtype)[labels]
+
+    def impl(self, logits, labels):
+        n, c = logits.shape
+        lsm = _log_softmax(logits)
+        if self.is_grad:
+            return ((np.exp(lsm) - self._onehot(labels, c, logits.dtype)) / n).astype(logits.dtype)
+        loss = -np.take_along_axis(lsm, labels[:, None].astype(np.int64), axis=-1).mean()
+        return np.asarray(loss, dtype=logits.dtype)
+
+    def bprop(self, logits, labels, out, dout):
+        f = F()
+        n, c = logits.shape
+        p = f.softmax(logits, -1)
+        if self.is_grad:
+            # out = (softmax - onehot) / n: the softmax Jacobian-vector product of dout / n
+            g = f.div(dout, n)
+            return f.mul(p, f.sub(g, f.sum(f.mul(g, p), -1, keepdim=True))), None
+        onehot = Tensor._make(self._onehot(labels._data, c, logits._data.dtype))
+        return f.mul(f.div(f.sub(p, onehot), n), dout), None
