@@ -101,14 +101,18 @@ class HookRecord:
         self.grad_input = None
 
 
-class CellHookOutputs(Primitive):
-    """Identity on a Cell's outputs; backward: remember the gradient arriving at the cell."""
+class _CellHookIdentity(Primitive):
+    """Identity over the Tensors of one side of a Cell call, sharing a ``HookRecord``."""
 
     def __init__(self, record: HookRecord):
         self.record = record
 
     def impl(self, *xs):
         return xs[0] if len(xs) == 1 else tuple(xs)
+
+
+class CellHookOutputs(_CellHookIdentity):
+    """Identity on a Cell's outputs; backward: remember the gradient arriving at the cell."""
 
     def bprop(self, *args):
         grads = _as_tuple(args[-1])
@@ -116,14 +120,8 @@ class CellHookOutputs(Primitive):
         return grads
 
 
-class CellHookInputs(Primitive):
+class CellHookInputs(_CellHookIdentity):
     """Identity on a Cell's inputs; backward: call the hooks with both gradients."""
-
-    def __init__(self, record: HookRecord):
-        self.record = record
-
-    def impl(self, *xs):
-        return xs[0] if len(xs) == 1 else tuple(xs)
 
     def bprop(self, *args):
         grads = _as_tuple(args[-1])

@@ -13,6 +13,15 @@ from ._geometry import (_data_format, _four, _is_int, _pad4, _pad_mode, _pair, _
                         _same_pads, _sibling, _unwindow, _windows)
 
 
+def _shape4(op: str, arg: str, value, meaning: str) -> tuple:
+    """A static 4-d shape argument of the gradient primitives, checked."""
+    if isinstance(value, Tensor):
+        value = value.tolist()
+    if not (isinstance(value, (tuple, list)) and len(value) == 4 and all(_is_int(v) and v > 0 for v in value)):
+        raise ValueError(f"{op}: {arg} must be {meaning}: 4 positive ints, but got {value!r}.")
+    return tuple(int(v) for v in value)
+
+
 class _ConvBase(Primitive):
     """Configuration shared by Conv2D and its two gradient primitives."""
 
@@ -188,13 +197,7 @@ class Conv2DBackpropInput(_ConvBase):
 
     def __call__(self, dout, weight, input_size):
         self._check_pair(dout, weight, ("dout", "weight"))
-        if isinstance(input_size, Tensor):
-            input_size = input_size.tolist()
-        if not (isinstance(input_size, (tuple, list)) and len(input_size) == 4
-                and all(_is_int(v) and v > 0 for v in input_size)):
-            raise ValueError(f"{self.name}: input_size must be the input's shape, 4 positive ints (N, C, H, W), "
-                             f"but got {input_size!r}.")
-        input_size = tuple(int(v) for v in input_size)
+        input_size = _shape4(self.name, "input_size", input_size, "the input's shape, (N, C, H, W)")
         self._check_geometry(input_size, weight.shape, "input_size")
         self._check_dout(dout, input_size, weight.shape[0])
         return bind(self, dout, weight, input_size)
@@ -227,13 +230,8 @@ class Conv2DBackpropFilter(_ConvBase):
 
     def __call__(self, dout, x, filter_size):
         self._check_pair(dout, x, ("dout", "x"))
-        if isinstance(filter_size, Tensor):
-            filter_size = filter_size.tolist()
-        if not (isinstance(filter_size, (tuple, list)) and len(filter_size) == 4
-                and all(_is_int(v) and v > 0 for v in filter_size)):
-            raise ValueError(f"{self.name}: filter_size must be the weight's shape, 4 positive ints "
-                             f"(out_channel, in_channel/group, kh, kw), but got {filter_size!r}.")
-        filter_size = tuple(int(v) for v in filter_size)
+        filter_size = _shape4(self.name, "filter_size", filter_size,
+                              "the weight's shape, (out_channel, in_channel/group, kh, kw)")
         self._check_geometry(x.shape, filter_size, "x")
         self._check_dout(dout, x.shape, filter_size[0])
         return bind(self, dout, x, filter_size)
