@@ -20,5 +20,6 @@ from . import context
 from .context import GRAPH_MODE, PYNATIVE_MODE, get_context, get_seed, set_context, set_seed
 from .autodiff.grad_api import GradOperation, grad, value_and_grad
 from . import nn
+from .graph import jit, ms_function
 
 __version__ = "0.1.0"

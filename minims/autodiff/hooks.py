@@ -72,7 +72,8 @@ class HookBackward(Primitive):
     def __call__(self, *inputs):
         from ..interpreters.stack import bind
         from ..context import GRAPH_MODE, get_context
-        if get_context("mode") == GRAPH_MODE:
+        from ..graph.staging import is_staging
+        if get_context("mode") == GRAPH_MODE or is_staging():
             warn_hooks_ignored("HookBackward")
             return inputs[0] if len(inputs) == 1 else inputs
         return bind(self, *inputs)

@@ -17,6 +17,7 @@ class Parameter(Tensor):
     """MindSpore's ``Parameter(default_input, name=None, requires_grad=True)``."""
 
     __slots__ = ("name", "requires_grad", "__dict__")
+    _is_parameter = True        # read by the graph tracer without importing this module
 
     def __init__(self, default_input, name=None, requires_grad=True, layerwise_parallel=False,
                  parallel_optimizer=True):

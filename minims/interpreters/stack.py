@@ -30,6 +30,7 @@ class MinimsError(Exception):
 
 _stack: list = []        # active traces; index = level
 _lent: dict = {}         # id(Parameter) -> stand-in tracer of the top-most level that lends it
+_resolver = None         # set while a graph is staged: maps Parameters to graph inputs
 _observers: list = []    # callables shown every bind (e.g. the check that a bprop uses no Parameter)
 
 
@@ -44,9 +45,54 @@ class Trace:
 
 
 class Tracer(Tensor):
-    """A Tensor that belongs to a trace.  Subclasses decide what else they carry."""
+    """A Tensor that belongs to a trace.  Subclasses decide what else they carry.
+
+    Reading a tracer's *value* (printing it, ``asnumpy``, ``bool``) reads the value it stands for:
+    a gradient level's tracer asks its primal, down to a concrete Tensor; a graph's tracer has no
+    value and says so (see ``minims.graph.staging``).
+    """
 
     __slots__ = ("_trace",)
+
+    def _primal_value(self):  # pragma: no cover - every tracer kind defines it
+        raise NotImplementedError
+
+    def _concrete(self) -> Tensor:
+        value = self._primal_value()
+        return value._concrete() if isinstance(value, Tracer) else value
+
+    def asnumpy(self):
+        return self._concrete().asnumpy()
+
+    def tolist(self):
+        return self._concrete().tolist()
+
+    def item(self, index=None):
+        return self._concrete().item(index)
+
+    def __array__(self, dtype=None, copy=None):
+        return self._concrete().__array__(dtype)
+
+    def __bool__(self):
+        return bool(self._concrete())
+
+    def __float__(self):
+        return float(self._concrete())
+
+    def __int__(self):
+        return int(self._concrete())
+
+    def __index__(self):
+        return self._concrete().__index__()
+
+    def __format__(self, spec):
+        return str(self) if not spec else self._concrete().__format__(spec)
+
+    def __repr__(self):
+        return repr(self._primal_value())
+
+    def __str__(self):
+        return str(self._primal_value())
 
 
 def active_traces() -> tuple:
@@ -108,7 +154,19 @@ def bind(prim, *args):
             observe(prim, args)
     if _lent:
         args = tuple(_lent.get(id(a), a) if isinstance(a, Tensor) else a for a in args)
+    if _resolver is not None:
+        args = tuple(_resolver(a) if isinstance(a, Tensor) else a for a in args)
     return dispatch(prim, args)
+
+
+def set_resolver(fn):
+    """Install ``fn`` to see (and possibly replace) every Tensor argument of ``bind``; returns the old one.
+
+    A graph being staged uses this to turn the Parameters a function reads into graph inputs.
+    """
+    global _resolver
+    old, _resolver = _resolver, fn
+    return old
 
 
 def dispatch(prim, args):

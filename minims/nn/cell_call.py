@@ -7,6 +7,7 @@ from __future__ import annotations
 from ..autodiff.custom_bprop import CellBprop
 from ..autodiff.hooks import CellHookInputs, CellHookOutputs, HookRecord, warn_hooks_ignored
 from ..context import GRAPH_MODE, get_context
+from ..graph.staging import StaticGraphError, is_staging
 from ..interpreters.stack import bind
 from ..tensor import Tensor
 
@@ -28,8 +29,11 @@ def _identity_over_tensors(prim, values):
 
 
 def run_cell(cell, args, kwargs):
+    graph_mode = get_context("mode") == GRAPH_MODE
+    if graph_mode and not is_staging() and not kwargs:
+        return _compiled_call(cell)(*args)
     hooks_on = bool(cell._forward_pre_hooks or cell._forward_hooks or cell._backward_hooks)
-    if hooks_on and get_context("mode") == GRAPH_MODE:
+    if hooks_on and (graph_mode or is_staging()):
         warn_hooks_ignored(f"{cell.cls_name} hooks")
         hooks_on = False
     cell_id = cell.cell_id if hooks_on else None
@@ -63,6 +67,17 @@ def run_cell(cell, args, kwargs):
     return out
 
 
+def _compiled_call(cell):
+    """The Cell's call compiled as one graph (Graph mode); one compiled function per Cell."""
+    from ..graph.jit import JitFunction
+    compiled = cell.__dict__.get("_graph_call")
+    if compiled is None:
+        compiled = JitFunction(lambda *a: run_cell(cell, a, {}), name=type(cell).__name__)
+        compiled._key_extra = lambda: cell.training
+        cell.__dict__["_graph_call"] = compiled
+    return compiled
+
+
 def _call_with_bprop(cell, args, kwargs):
     if kwargs:
         raise TypeError(f"{cell.path}: a Cell with a custom bprop must be called with positional "
@@ -72,6 +87,11 @@ def _call_with_bprop(cell, args, kwargs):
     for p in params:
         if not isinstance(p, Parameter):
             raise TypeError(f"{cell.path}.internal_params must hold Parameters, but holds {type(p).__name__}.")
+    if params and is_staging():
+        raise StaticGraphError(
+            f"{cell.path}: internal_params (Parameters differentiated inside a custom bprop) work in "
+            "PyNative mode only; a Graph-mode bprop may not use Parameters (the documentation's "
+            "constraint). Fix: run this Cell in PyNative mode, or pass the weight in as an input.")
     node = CellBprop(cell, cell.path, len(args), params)
     out = bind(node, *args, *params)
     return list(out) if isinstance(out, list) else out

@@ -20,6 +20,7 @@ from ..primitives.math import (Abs, Add, Cos, Div, Exp, Floor, FloorDiv, FloorMo
                                Sqrt, Square, Sub, Tanh)
 from ..primitives.reduce import Argmax, Argmin, ReduceMax, ReduceMean, ReduceMin, ReduceSum
 from ..primitives.state import Assign
+from ..primitives.debug import Print
 from . import functional
 from .functional import *  # noqa: F401,F403 - the functional API is the namespace
 from . import tensor_methods  # noqa: F401 - installs Tensor operators

@@ -16,6 +16,7 @@ class Assign(Primitive):
     """``ops.Assign()(variable, value)``."""
 
     differentiable = False
+    has_effect = True
 
     def __call__(self, variable, value):
         from ..common.parameter import Parameter
@@ -32,6 +33,10 @@ class Assign(Primitive):
                 f"Assign: Parameter '{variable.name}' has shape {list(variable.shape)}, but the value "
                 f"has shape {list(value.shape)}. Fix: give a value of the same shape."
             )
+        from ..graph.staging import _active
+        if _active:                           # compiling: the write happens when the graph runs
+            _active[-1].record_effect(variable, value)
+            return variable
         new = dispatch(self, (variable, value))
         variable._data = new._data
         return variable

@@ -21,6 +21,13 @@ def _keep_prob(op: str, keep_prob) -> float:
 
 
 class _DropoutBase(Primitive):
+    pure = False          # a fresh draw every run: never folded or shared by a graph pass
+
+    def abstract_eval(self, x):
+        """Output types for the graph tracer, without drawing from the random stream."""
+        mask_dtype = x.dtype if isinstance(self, Dropout) else np.bool_
+        return np.zeros_like(x), np.zeros(x.shape, mask_dtype)
+
     def _rng(self):
         return self.__dict__.get("_generator") or context.global_rng()
 

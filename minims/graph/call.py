@@ -1,0 +1,117 @@
+"""``GraphCall``: a compiled graph used as one primitive, and its backward graph.
+
+Calling a compiled function binds ``GraphCall(graph)`` to its Tensor arguments and implicit inputs,
+so every interpreter handles it like any primitive:
+
+* eval runs the graph's flat plan;
+* a gradient level records one node; its ``bprop`` runs the *backward graph*, made by replaying the
+  graph's equations under a gradient level while staging — the primitives' own ``bprop`` rules
+  written into a new graph (source transformation).  That backward graph is itself a ``GraphCall``,
+  so differentiating it again gives second order;
+* a graph being staged (``jit`` inside ``jit``) inlines the equations.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..interpreters.stack import bind
+from ..primitives.base import Primitive
+from ..tensor import Tensor
+from .executor import Plan
+from .ir import Graph, Var
+
+__all__ = ["GraphCall", "interpret", "backward_graph"]
+
+
+def interpret(graph: Graph, args, effects: bool = True):
+    """Re-run ``graph``'s equations with ``bind`` on ``args`` (under whatever interpreters are active)."""
+    env = {}
+    for v, a in zip(graph.inputs, args):
+        env[v.index] = a
+
+    def read(x):
+        return env[x.index] if isinstance(x, Var) else x.value
+    for eq in graph.equations:
+        ins = [read(a) for a in eq.ins]
+        if getattr(eq.prim, "has_effect", False) and not effects:
+            result = tuple(ins[:len(eq.outs)]) if eq.multiple else (ins[0] if ins else None)
+        else:
+            result = bind(eq.prim, *ins)
+        if eq.multiple:
+            for v, r in zip(eq.outs, result):
+                env[v.index] = r
+        else:
+            env[eq.outs[0].index] = result
+    if effects and graph.effects:
+        from .staging import _active
+        for param, value in graph.effects:
+            if _active:
+                _active[-1].record_effect(param, read(value))
+            else:
+                param._data = np.array(read(value)._data, dtype=param._data.dtype)
+    outs = [read(o) for o in graph.outputs]
+    return outs[0] if len(outs) == 1 else tuple(outs)
+
+
+class GraphCall(Primitive):
+    """One compiled graph as a primitive (see the module docstring)."""
+
+    def __init__(self, graph: Graph):
+        self.graph = graph
+        self._plan = None
+        self._backward = None
+
+    @property
+    def name(self) -> str:
+        return f"call {self.graph.name}"
+
+    def _attrs(self) -> dict:
+        return {}
+
+    @property
+    def plan(self) -> Plan:
+        if self._plan is None:
+            self._plan = Plan(self.graph)
+        return self._plan
+
+    def impl(self, *arrays):
+        outs = self.plan.run(arrays)
+        return outs[0] if len(outs) == 1 else tuple(outs)
+
+    def abstract_eval(self, *arrays):
+        outs = [np.zeros(v.shape, v.dtype.np_dtype) if isinstance(v, Var) else np.asarray(v.value._data)
+                if hasattr(v.value, "_data") else np.asarray(v.value) for v in self.graph.outputs]
+        return outs[0] if len(outs) == 1 else tuple(outs)
+
+    def stage(self, trace, args):
+        return interpret(self.graph, args)
+
+    def bprop(self, *args):
+        n = len(self.graph.inputs)
+        ins, dout = args[:n], args[-1]
+        douts = dout if isinstance(dout, tuple) else (dout,)
+        if self._backward is None:
+            self._backward = GraphCall(backward_graph(self.graph))
+        grads = bind(self._backward, *ins, *douts)
+        return grads if isinstance(grads, tuple) else (grads,)
+
+
+def backward_graph(graph: Graph) -> Graph:
+    """The graph of ``(inputs, output cotangents) -> input gradients``, optimised."""
+    from ..autodiff.grad_api import vjp_call
+    from .passes import optimize
+    from .staging import trace_to_graph
+
+    n = len(graph.inputs)
+
+    def grad_of_graph(*flat):
+        ins, douts = flat[:n], flat[n:]
+        _, grads, _ = vjp_call(lambda *a: interpret(graph, a, effects=False), ins, tuple(range(n)), (),
+                               sens=list(douts), where=f"grad of graph '{graph.name}'")
+        return tuple(grads)
+
+    examples = [Tensor._make(np.zeros(v.shape, v.dtype.np_dtype)) for v in graph.inputs]
+    examples += [Tensor._make(np.zeros(o.shape, o.dtype.np_dtype)) if isinstance(o, Var)
+                 else Tensor._make(np.zeros_like(o.value._data)) for o in graph.outputs]
+    raw = trace_to_graph(grad_of_graph, examples, name=f"{graph.name}_grad")
+    return optimize(raw)

@@ -1,0 +1,117 @@
+"""``jit`` (and its old name ``ms_function``): compile a function or a Cell's ``construct``.
+
+The first call with a new *signature* — the shapes and dtypes of the Tensor arguments, the values of
+the other arguments and, for a Cell, its training flag — traces the function into a graph,
+optimises it and keeps it; later calls with the same signature reuse it.  ``traces`` counts
+compilations, so retracing can be observed (and tested) without timing anything.
+
+``f.graph(*args)`` returns the optimised graph for those arguments (print it, or show it in Jupyter
+as a picture); ``f.graph(*args, optimized=False)`` the graph as traced; ``f.grad_graph(*args)`` the
+backward graph.
+"""
+from __future__ import annotations
+
+import functools
+
+from ..interpreters.stack import bind
+from ..tensor import Tensor
+from .call import GraphCall
+from .passes import optimize
+from .staging import rebuild, trace_to_graph
+
+__all__ = ["jit", "ms_function", "JitFunction"]
+
+
+def _static_key(value):
+    try:
+        hash(value)
+        return (type(value).__name__, value)
+    except TypeError:
+        return (type(value).__name__, repr(value))
+
+
+class _Compiled:
+    __slots__ = ("raw", "graph", "call")
+
+    def __init__(self, raw, graph):
+        self.raw, self.graph, self.call = raw, graph, GraphCall(graph)
+
+
+class JitFunction:
+    """A function compiled per signature (see the module docstring)."""
+
+    def __init__(self, fn, instance=None, name=None):
+        self.fn = fn
+        self.instance = instance
+        self.name = name or getattr(fn, "__name__", "graph")
+        self._cache: dict = {}
+        self.traces = 0
+        self._key_extra = None          # e.g. a Cell's training flag, for compiled Cell calls
+        functools.update_wrapper(self, fn)
+
+    def __get__(self, instance, owner=None):
+        """``@jit`` on a method (``construct``): one compiled function per instance."""
+        if instance is None:
+            return self
+        bound = instance.__dict__.get(("_jit", id(self))) if hasattr(instance, "__dict__") else None
+        if bound is None:
+            bound = JitFunction(self.fn, instance, name=f"{type(instance).__name__}.{self.fn.__name__}")
+            if hasattr(instance, "__dict__"):
+                instance.__dict__[("_jit", id(self))] = bound
+        return bound
+
+    def _full_args(self, args):
+        return (self.instance, *args) if self.instance is not None else args
+
+    def _signature(self, args):
+        key = [("T", a.shape, a.dtype.name) if isinstance(a, Tensor) else _static_key(a) for a in args]
+        if self.instance is not None:
+            key.append(("training", getattr(self.instance, "training", None)))
+        if self._key_extra is not None:
+            key.append(("extra", self._key_extra()))
+        return tuple(key)
+
+    def _compiled(self, args) -> _Compiled:
+        key = self._signature(args)
+        entry = self._cache.get(key)
+        if entry is None:
+            raw = trace_to_graph(self.fn, self._full_args(args), name=self.name)
+            self.traces += 1
+            entry = self._cache[key] = _Compiled(raw, optimize(raw))
+        return entry
+
+    def __call__(self, *args, **kwargs):
+        if kwargs:
+            raise TypeError(f"jit: compiled function '{self.name}' takes positional arguments only, "
+                            f"got keywords {sorted(kwargs)}.")
+        entry = self._compiled(args)
+        tensors = [a for a in args if isinstance(a, Tensor)] + entry.graph.implicit
+        out = bind(entry.call, *tensors)
+        flat = out if len(entry.graph.outputs) != 1 else (out,)
+        return rebuild(entry.graph.out_tree, list(flat))
+
+    # ----- looking at the graphs ----------------------------------------------------------------
+    def graph(self, *args, optimized=True):
+        entry = self._compiled(args)
+        return entry.graph if optimized else entry.raw
+
+    def grad_graph(self, *args):
+        """The backward graph (inputs and output cotangents to input gradients) for these arguments."""
+        entry = self._compiled(args)
+        from .call import backward_graph
+        return backward_graph(entry.graph)
+
+
+def jit(function=None, *, mode="PSJit", input_signature=None, hash_args=None, jit_config=None,
+        **options):
+    """``mindspore.jit``: use as ``@jit`` or ``jit(fn)``; also on a Cell's ``construct``."""
+    if function is None:
+        return lambda f: jit(f, mode=mode, input_signature=input_signature)
+    if isinstance(function, JitFunction):
+        return function
+    if not callable(function):
+        raise TypeError(f"jit: expected a function or method to compile, got {type(function).__name__}.")
+    return JitFunction(function)
+
+
+ms_function = jit

@@ -1,0 +1,248 @@
+"""The staging interpreter: run a function once on placeholders and record a graph.
+
+``trace_to_graph(fn, args)`` pushes a ``StagingTrace`` and calls ``fn`` with ``StagingTracer``
+placeholders.  Each primitive applied to a placeholder becomes an equation; its output type is
+found by running the primitive's NumPy ``impl`` on zeros of the right shapes (or the primitive's
+``abstract_eval`` where running it would have side effects), so the same argument checks and shape
+errors as in PyNative happen while tracing.
+
+Parameters read by the function become *implicit inputs* of the graph, so a compiled function always
+sees their current values (and gradients with respect to them work).  Values of outer gradient
+levels that the function closes over are implicit inputs too.  Python control flow on Python values
+is simply run (specialised at trace time); asking a placeholder for its value (``if x > 0:``) is a
+``StaticGraphError`` that names the line and says how to write it instead.
+"""
+from __future__ import annotations
+
+import os
+import sys
+
+import numpy as np
+
+from .. import dtype as mstype
+from ..interpreters import stack
+from ..interpreters.stack import MinimsError, Trace, Tracer, pop_trace, push_trace
+from ..tensor import Tensor
+from .ir import Equation, Graph, Literal, Var, type_text
+
+__all__ = ["StagingTrace", "StagingTracer", "StaticGraphError", "trace_to_graph", "is_staging",
+           "user_location"]
+
+_MINIMS_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+class StaticGraphError(MinimsError, RuntimeError):
+    """Something a static graph cannot express (a branch on a Tensor's value ...)."""
+
+
+def user_location() -> str:
+    """``file:line: source`` of the innermost frame outside minims (the user's code)."""
+    frame = sys._getframe(1)
+    while frame is not None:
+        path = os.path.abspath(frame.f_code.co_filename)
+        if not path.startswith(_MINIMS_DIR + os.sep):
+            import linecache
+            source = linecache.getline(frame.f_code.co_filename, frame.f_lineno).strip()
+            name = os.path.basename(frame.f_code.co_filename)
+            return f"{name}, line {frame.f_lineno}, in {frame.f_code.co_name}: {source}"
+        frame = frame.f_back
+    return "(unknown location)"
+
+
+_active: list = []          # StagingTraces being recorded, innermost last
+
+
+def is_staging() -> bool:
+    return bool(_active)
+
+
+class StagingTracer(Tracer):
+    """A placeholder for a value computed inside a graph: it has a type but no value."""
+
+    __slots__ = ("_var",)
+
+    def _primal_value(self):
+        if not self._trace.active:
+            raise StaticGraphError(
+                f"A placeholder of the finished graph '{self._trace.name}' ({self._var!r}) was used "
+                "after compilation: it has no value. Fix: return it from the compiled function instead "
+                "of keeping it in a variable outside."
+            )
+        raise StaticGraphError(
+            f"Graph mode cannot read the value of a Tensor while compiling '{self._trace.name}' "
+            f"({self._var!r}: {self._var.type}), at {user_location()}. A static graph is built once "
+            "for all values, so Python `if`/`while`/`float()`/`.asnumpy()` on a Tensor is not "
+            "possible. Fix: use ops.select(cond, a, b) for value-dependent choices, pass the value as a "
+            "Python number (it then becomes part of the compiled signature), or run in PyNative mode."
+        )
+
+    def __repr__(self) -> str:
+        return f"Tensor(shape={list(self.shape)}, dtype={self.dtype}, value=<{self._var!r} in graph '{self._trace.name}'>)"
+
+    def __str__(self) -> str:
+        return repr(self)
+
+    def __setitem__(self, index, value):
+        raise StaticGraphError(f"In-place item assignment on a traced Tensor at {user_location()} is not "
+                               "supported in Graph mode. Fix: build a new Tensor (ops.select, ops.concat).")
+
+
+class StagingTrace(Trace):
+    """Records equations for one graph."""
+
+    def __init__(self, name: str):
+        self.name = name
+        self.counter = 0
+        self.inputs: list[Var] = []
+        self.equations: list[Equation] = []
+        self.implicit_objs: list = []
+        self.implicit_vars: list[Var] = []
+        self._implicit_by_id: dict = {}
+        self.effects: list = []
+
+    # ----- values -----------------------------------------------------------------------------
+    def _new_var(self, shape, dtype) -> Var:
+        v = Var(self.counter, shape, dtype)
+        self.counter += 1
+        return v
+
+    def _tracer(self, var: Var, abstract: np.ndarray) -> StagingTracer:
+        t = object.__new__(StagingTracer)
+        t._data = abstract
+        t._trace = self
+        t._var = var
+        return t
+
+    def new_input(self, like: Tensor) -> StagingTracer:
+        var = self._new_var(like.shape, like.dtype)
+        self.inputs.append(var)
+        return self._tracer(var, np.zeros(like.shape, like._data.dtype))
+
+    def implicit(self, obj: Tensor) -> StagingTracer:
+        """The placeholder for a Parameter or outer value the function reads without receiving it."""
+        key = id(obj)
+        hit = self._implicit_by_id.get(key)
+        if hit is None:
+            var = self._new_var(obj.shape, obj.dtype)
+            hit = self._tracer(var, np.zeros(obj.shape, obj._data.dtype))
+            self._implicit_by_id[key] = hit
+            self.implicit_objs.append(obj)
+            self.implicit_vars.append(var)
+        return hit
+
+    def resolve(self, value):
+        """Called by ``bind`` for every Tensor argument while this trace is active."""
+        if getattr(value, "_is_parameter", False):
+            return self.implicit(value)
+        return value
+
+    def record_effect(self, param, value) -> None:
+        """``ops.assign(param, value)`` inside the graph: written after each run."""
+        self.effects.append((param, value))
+        if isinstance(value, StagingTracer) and value._trace is self:
+            self._implicit_by_id[id(param)] = value      # later reads see the new value
+
+    # ----- equations --------------------------------------------------------------------------
+    def _operand(self, a):
+        if isinstance(a, StagingTracer) and a._trace is self:
+            return a._var, a._data
+        if isinstance(a, Tracer) or getattr(a, "_is_parameter", False):
+            t = self.implicit(a)
+            return t._var, t._data
+        if isinstance(a, Tensor):
+            return Literal(a), a._data
+        return Literal(a), a
+
+    def process(self, prim, args):
+        stage = getattr(prim, "stage", None)
+        if stage is not None:
+            return stage(self, args)
+        ins, abstract = [], []
+        for a in args:
+            v, x = self._operand(a)
+            ins.append(v)
+            abstract.append(x)
+        out = self._abstract_eval(prim, abstract, args)
+        multiple = isinstance(out, tuple)
+        outs = out if multiple else (out,)
+        out_vars = [self._new_var(o.shape, mstype.from_numpy(o.dtype)) for o in outs]
+        self.equations.append(Equation(prim, ins, out_vars, multiple))
+        tracers = tuple(self._tracer(v, np.asarray(o)) for v, o in zip(out_vars, outs))
+        return tracers if multiple else tracers[0]
+
+    def _abstract_eval(self, prim, abstract, args):
+        rule = getattr(prim, "abstract_eval", None)
+        try:
+            with np.errstate(all="ignore"):
+                out = rule(*abstract) if rule is not None else prim.impl(*abstract)
+        except MinimsError:
+            raise
+        except (ValueError, TypeError, IndexError, ZeroDivisionError, OverflowError,
+                np.exceptions.AxisError) as exc:
+            raise prim.explain_failure(exc, args) from None
+        if isinstance(out, tuple):
+            return tuple(np.asarray(o) for o in out)
+        return np.asarray(out)
+
+    # ----- result -----------------------------------------------------------------------------
+    def finish(self, out, n_explicit: int) -> Graph:
+        flat, tree = [], _flatten(out, self, [])
+        _collect(out, self, flat)
+        return Graph(self.name, self.inputs + self.implicit_vars, self.equations, flat, tree,
+                     self.implicit_objs, [(p, self._operand(v)[0]) for p, v in self.effects],
+                     n_explicit)
+
+
+def _flatten(out, trace, _):
+    """The output structure, with leaves replaced by their position in the flat output list."""
+    counter = iter(range(1 << 30))
+
+    def walk(o):
+        if isinstance(o, (tuple, list)):
+            return (type(o).__name__, [walk(x) for x in o])
+        if isinstance(o, Tensor):
+            return ("leaf", next(counter))
+        return ("static", o)
+    return walk(out)
+
+
+def _collect(out, trace, flat):
+    if isinstance(out, (tuple, list)):
+        for o in out:
+            _collect(o, trace, flat)
+    elif isinstance(out, Tensor):
+        flat.append(trace._operand(out)[0])
+
+
+def rebuild(tree, leaves):
+    """Inverse of ``_flatten``: put the flat output values back into the function's structure."""
+    kind, body = tree
+    if kind == "leaf":
+        return leaves[body]
+    if kind == "static":
+        return body
+    items = [rebuild(t, leaves) for t in body]
+    return tuple(items) if kind == "tuple" else items
+
+
+def trace_to_graph(fn, args, name: str | None = None) -> Graph:
+    """Stage ``fn(*args)``: Tensor arguments become graph inputs, other arguments are baked in."""
+    trace = push_trace(StagingTrace(name or getattr(fn, "__name__", "graph")))
+    _active.append(trace)
+    saved_lent = dict(stack._lent)
+    stack._lent.clear()                 # parameters must reach the graph as themselves
+    saved_resolver = stack.set_resolver(trace.resolve)
+    try:
+        staged = [trace.new_input(a) if isinstance(a, Tensor) else a for a in args]
+        out = fn(*staged)
+    finally:
+        stack.set_resolver(saved_resolver)
+        stack._lent.update(saved_lent)
+        _active.remove(trace)
+        pop_trace(trace)
+    n_explicit = sum(isinstance(a, Tensor) for a in args)
+    return trace.finish(out, n_explicit)
+
+
+def describe_types(graph: Graph) -> str:
+    return ", ".join(type_text(v.shape, v.dtype) for v in graph.inputs)

@@ -1,0 +1,37 @@
+"""``ops.Print``: print Tensors and strings when the computation runs, in both modes.
+
+Python's ``print`` inside a compiled function runs once, while tracing; ``ops.Print`` is a primitive
+with an effect, so it is kept in the graph and prints every time the graph runs.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..tensor import Tensor
+from .base import Primitive
+
+
+class Print(Primitive):
+    """``ops.Print()(*inputs)``: prints each input (Tensors as MindSpore prints them) on its own line."""
+
+    differentiable = False
+    has_effect = True
+
+    def __call__(self, *inputs):
+        from ..interpreters.stack import bind
+        for item in inputs:
+            if not isinstance(item, (Tensor, str, int, float, bool)):
+                raise TypeError(f"Print: inputs must be Tensors, strings or numbers, got {type(item).__name__}.")
+        from ..graph.staging import _active
+        if _active:                 # even with no Tensor inputs, the print belongs to the graph
+            _active[-1].process(self, inputs)
+            return
+        bind(self, *inputs)
+
+    def impl(self, *items):
+        for item in items:
+            print(repr(Tensor._make(np.asarray(item))) if isinstance(item, np.ndarray) else item)
+        return np.zeros((), np.int32)
+
+    def abstract_eval(self, *items):
+        return np.zeros((), np.int32)
