@@ -142,9 +142,14 @@ def batch_norm(input_x, running_mean, running_var, weight, bias, training=False,
     outs = _nn.BatchNorm(training, eps, momentum)(input_x, weight, bias, running_mean, running_var)
     if training:
         for stat, new in ((running_mean, outs[1]), (running_var, outs[2])):
-            # ._data of a tracer is its value: the update sees numbers, never a gradient
-            old = stat._data
-            stat._data = ((1 - momentum) * old + momentum * new._data).astype(old.dtype)
+            # bookkeeping, not computation: no gradient flows into the update; ops.assign makes it
+            # an effect of the graph when compiled (Graph mode updates the statistics on every run)
+            update = F.cast(F.add(F.mul(F.stop_gradient(stat), 1 - momentum),
+                                  F.mul(F.stop_gradient(new), momentum)), stat.dtype)
+            if getattr(stat, "_is_parameter", False):
+                F.assign(stat, update)
+            else:
+                stat._data = update._data
     return outs[0]
 
 
