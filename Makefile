@@ -6,6 +6,9 @@
 #   make clean      remove .venv and caches
 
 VENV ?= .venv
+# One BLAS thread: results of matrix products then do not depend on the thread count (byte-stable
+# notebook outputs), and tests do not oversubscribe a 2-core machine.
+export OPENBLAS_NUM_THREADS ?= 1
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 # jupyter refuses to run as root without --allow-root (root is the user on CI and these machines)

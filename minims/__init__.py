@@ -21,5 +21,7 @@ from .context import GRAPH_MODE, PYNATIVE_MODE, get_context, get_seed, set_conte
 from .autodiff.grad_api import GradOperation, grad, value_and_grad
 from . import nn
 from .graph import jit, ms_function
+from .common import initializer as _initializer  # noqa: F401 - mindspore.common.initializer
+from . import dataset
 
 __version__ = "0.1.0"

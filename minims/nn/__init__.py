@@ -1,2 +1,9 @@
-"""``minims.nn``: Cells (MindSpore's ``mindspore.nn``)."""
+"""``minims.nn``: Cells (MindSpore's ``mindspore.nn``): layers, losses, training wrappers, optimizers."""
 from .cell import Cell, HookHandle
+from .layers import (AvgPool2d, BatchNorm1d, BatchNorm2d, CellList, Conv2d, Dense, Dropout, Dropout2d,
+                     Flatten, LogSoftmax, MatMul, MaxPool2d, ReLU, ReLU6, SequentialCell, Sigmoid, Softmax,
+                     Tanh, get_activation)
+from .loss import L1Loss, LossBase, MSELoss, SoftmaxCrossEntropyWithLogits
+from .wrap import TrainOneStepCell, WithLossCell
+from . import optim
+from .optim import SGD, Adam, Momentum, Optimizer, piecewise_constant_lr

@@ -305,6 +305,28 @@ def gather(input_params, input_indices, axis, batch_dims=0):
     return _getitem(input_params, (slice(None),) * (axis % ndim) + (indices,))
 
 
+def one_hot(indices, depth, on_value=1, off_value=0, axis=-1, *, dtype=None):
+    """``ops.one_hot``: ``on_value`` where ``indices == class`` along a new axis of size ``depth``.
+
+    Built from a comparison with the constant ``0..depth-1``, so it traces like any op: a compiled
+    graph takes each call's indices (never the values seen while compiling).
+    """
+    if not isinstance(indices, Tensor) or indices.dtype.kind != "int":
+        raise TypeError(f"OneHot: indices must be an int Tensor, but got "
+                        f"{indices.dtype if isinstance(indices, Tensor) else type(indices).__name__}.")
+    if not isinstance(depth, (int, np.integer)) or depth < 1:
+        raise ValueError(f"OneHot: depth must be a positive int, but got {depth!r}.")
+    ndim = len(indices.shape) + 1
+    axis = axis % ndim
+    classes = Tensor._make(np.arange(depth, dtype=indices._data.dtype).reshape(
+        (depth,) + (1,) * (ndim - 1 - axis)))
+    hit = equal(expand_dims(indices, axis), classes)
+    dt = dtype or (on_value.dtype if isinstance(on_value, Tensor) else
+                   mstype.float32 if isinstance(on_value, float) or isinstance(off_value, float) else mstype.int64)
+    return select(hit, cast(fill(dt, hit.shape, on_value if not isinstance(on_value, Tensor) else on_value.item()), dt),
+                  cast(fill(dt, hit.shape, off_value if not isinstance(off_value, Tensor) else off_value.item()), dt))
+
+
 # ----- linear algebra -----------------------------------------------------------------------------
 def matmul(input, other):
     """``ops.matmul``: NumPy's matmul semantics (vectors, matrices, broadcast batches)."""

@@ -14,6 +14,7 @@ from .. import dtype as mstype
 from ..primitives import nn as _nn
 from ..tensor import Tensor, _describe
 from . import functional as F
+from ..graph.staging import is_staging
 
 __all__ = ["conv2d", "max_pool2d", "avg_pool2d", "batch_norm", "dropout", "dropout2d",
            "cross_entropy", "nll_loss", "mse_loss", "l1_loss"]
@@ -230,19 +231,20 @@ def _nll_loss(op, inputs, target, weight, ignore_index, reduction, label_smoothi
     if tuple(target.shape) != tuple(want):
         raise ValueError(f"{op}: target must have shape {list(want)} (inputs {list(inputs.shape)} without "
                          f"the class dimension {class_dim}), but got {list(target.shape)}.")
-    t = target._data
-    valid = t != ignore_index
-    bad = t[valid & ((t < 0) | (t >= c))]
-    if bad.size:
-        raise ValueError(f"{op}: target {int(bad.flat[0])} is out of range: with {c} classes targets must be "
-                         f"in [0, {c - 1}] (or equal ignore_index={ignore_index}).")
-    # the target as a constant one-hot mask along the class dimension (zero rows where ignored)
-    np_dtype = inputs._data.dtype
-    onehot = np.eye(c, dtype=np_dtype)[np.where(valid, t, 0)] * valid[..., None].astype(np_dtype)
-    # negated here rather than after the sum: an ignored target then gives +0.0, not -0.0
-    neg_onehot = Tensor._make(-np.moveaxis(onehot, -1, class_dim))
-    onehot = Tensor._make(np.moveaxis(onehot, -1, class_dim))
-    valid_t = Tensor._make(valid.astype(np_dtype))
+    if not is_staging():             # values exist only outside compilation
+        t = target._data
+        bad = t[(t != ignore_index) & ((t < 0) | (t >= c))]
+        if bad.size:
+            raise ValueError(f"{op}: target {int(bad.flat[0])} is out of range: with {c} classes targets "
+                             f"must be in [0, {c - 1}] (or equal ignore_index={ignore_index}).")
+    # the target as a one-hot mask along the class dimension (zero rows where ignored), built with
+    # ops so that a compiled graph uses each call's targets
+    valid = F.ne(target, ignore_index)
+    onehot = F.one_hot(F.select(valid, target, F.zeros_like(target)), c, axis=class_dim,
+                       dtype=inputs.dtype)
+    valid_t = F.cast(valid, inputs.dtype)
+    onehot = F.mul(onehot, F.expand_dims(valid_t, class_dim))
+    neg_onehot = F.neg(onehot)
     if weight is not None:
         _tensor(op, "weight", weight)
         if tuple(weight.shape) != (c,):

@@ -11,3 +11,6 @@ from ..interpreters.symbolic import reference_grad, symbolic_call, symbolic_grad
 
 __all__ = ["check_grads", "numerical_grad", "symbolic_call", "symbolic_grad", "reference_grad",
            "symbols_like", "DEFAULT_EPS", "DEFAULT_RTOL", "DEFAULT_ATOL"]
+from .modes import MODE_FAMILIES, ModeResults, check_modes
+
+__all__ += ["check_modes", "ModeResults", "MODE_FAMILIES"]

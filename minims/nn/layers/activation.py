@@ -1,0 +1,91 @@
+"""Activation layers: ``nn.ReLU``, ``nn.ReLU6``, ``nn.Sigmoid``, ``nn.Tanh``, ``nn.Softmax``, ``nn.LogSoftmax``.
+
+Each is a Cell without parameters whose ``construct`` calls one op, so a hook registered on it sees
+exactly that op's inputs and outputs.  ``get_activation(name)`` turns the names accepted by
+``nn.Dense(activation='relu')`` into these cells.
+"""
+from __future__ import annotations
+
+from ...ops import functional as F
+from ..cell import Cell
+
+__all__ = ["ReLU", "ReLU6", "Sigmoid", "Tanh", "Softmax", "LogSoftmax", "get_activation"]
+
+
+def _check_axis(cls_name, axis):
+    if isinstance(axis, bool) or not isinstance(axis, (int, tuple)):
+        raise TypeError(f"{cls_name}: axis must be an int, but got {type(axis).__name__} {axis!r}.")
+
+
+class ReLU(Cell):
+    """``max(x, 0)``."""
+
+    def construct(self, x):
+        return F.relu(x)
+
+
+class ReLU6(Cell):
+    """``min(max(x, 0), 6)``."""
+
+    def construct(self, x):
+        return F.relu6(x)
+
+
+class Sigmoid(Cell):
+    """``1 / (1 + exp(-x))``."""
+
+    def construct(self, x):
+        return F.sigmoid(x)
+
+
+class Tanh(Cell):
+    """``tanh(x)``."""
+
+    def construct(self, x):
+        return F.tanh(x)
+
+
+class Softmax(Cell):
+    """``exp(x) / sum(exp(x), axis)``, along ``axis`` (the last one by default)."""
+
+    def __init__(self, axis=-1):
+        super().__init__()
+        _check_axis("Softmax", axis)
+        self.axis = axis
+
+    def construct(self, x):
+        return F.softmax(x, self.axis)
+
+    def extend_repr(self):
+        return f"axis={self.axis}"
+
+
+class LogSoftmax(Cell):
+    """``log(softmax(x, axis))``, computed stably."""
+
+    def __init__(self, axis=-1):
+        super().__init__()
+        _check_axis("LogSoftmax", axis)
+        self.axis = axis
+
+    def construct(self, x):
+        return F.log_softmax(x, self.axis)
+
+    def extend_repr(self):
+        return f"axis={self.axis}"
+
+
+_ACTIVATIONS = {"relu": ReLU, "relu6": ReLU6, "sigmoid": Sigmoid, "tanh": Tanh, "softmax": Softmax,
+                "logsoftmax": LogSoftmax}
+
+
+def get_activation(name):
+    """The activation Cell called ``name`` (``'relu'``, ``'relu6'``, ``'sigmoid'``, ``'tanh'``, ``'softmax'``)."""
+    if name is None:
+        return None
+    if not isinstance(name, str):
+        raise TypeError(f"get_activation: name must be a str, but got {type(name).__name__} {name!r}.")
+    cls = _ACTIVATIONS.get(name.lower())
+    if cls is None:
+        raise KeyError(f"get_activation: unknown activation {name!r}; known: {sorted(_ACTIVATIONS)}.")
+    return cls()

@@ -1,0 +1,130 @@
+"""Containers: ``nn.SequentialCell`` (runs its cells in order) and ``nn.CellList`` (holds cells).
+
+Children are registered as attributes named ``'0'``, ``'1'``, ... (or by the keys of an OrderedDict),
+so their parameters are named ``0.weight``, ``seq.1.bias`` ... exactly as attribute children are.
+"""
+from __future__ import annotations
+
+from collections import OrderedDict
+
+from ...tensor import _describe
+from ..cell import Cell
+
+__all__ = ["SequentialCell", "CellList"]
+
+
+def _check_cell(owner, value):
+    if not isinstance(value, Cell):
+        raise TypeError(f"{owner}: every element must be a Cell, but got {_describe(value)}.")
+    return value
+
+
+class _IndexedCells(Cell):
+    """Shared list behaviour: integer indexing (negative too), slicing, len, iteration."""
+
+    def _index(self, index: int) -> int:
+        if isinstance(index, bool) or not isinstance(index, int):
+            raise TypeError(f"{type(self).__name__}: indices must be ints or slices, but got "
+                            f"{_describe(index)}.")
+        n = len(self._cells)
+        if not -n <= index < n:
+            raise IndexError(f"{type(self).__name__}: index {index} is out of range for {n} cells.")
+        return index % n
+
+    def _renumber(self, cells):
+        """Rebuild the children as '0', '1', ... (after an insertion or a deletion).
+
+        A cell added here is registered (and its parameters prefixed) like any child; cells that
+        only moved keep the parameter names they were given when first added, since a parameter's
+        name is its identity (in checkpoints, in optimizers).
+        """
+        self.__dict__["_cells"] = OrderedDict()
+        for i, cell in enumerate(cells):
+            setattr(self, str(i), cell)
+            parent = cell.__dict__.get("_parent")
+            if parent is not None and parent() is self:
+                cell.__dict__["_attr_name"] = str(i)
+
+    def _add(self, name: str, cell: Cell):
+        setattr(self, name, _check_cell(type(self).__name__, cell))
+
+    def __len__(self):
+        return len(self._cells)
+
+    def __iter__(self):
+        return iter(self._cells.values())
+
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            return type(self)(list(self._cells.values())[index])
+        return list(self._cells.values())[self._index(index)]
+
+    def __setitem__(self, index, cell):
+        key = list(self._cells.keys())[self._index(index)]
+        self._add(key, cell)
+
+    def __delitem__(self, index):
+        cells = list(self._cells.values())
+        if isinstance(index, slice):
+            del cells[index]
+        else:
+            del cells[self._index(index)]
+        self._renumber(cells)
+
+    def append(self, cell):
+        self._add(str(len(self._cells)), cell)
+        return self
+
+
+class SequentialCell(_IndexedCells):
+    """``nn.SequentialCell(*args)``: ``SequentialCell([c0, c1])``, ``SequentialCell(c0, c1)`` or
+    ``SequentialCell(OrderedDict([('conv', c0), ('relu', c1)]))``; ``construct(x)`` feeds ``x``
+    through the cells in order."""
+
+    def __init__(self, *args):
+        super().__init__()
+        if len(args) == 1 and isinstance(args[0], OrderedDict):
+            for name, cell in args[0].items():
+                self._add(name, cell)
+        elif len(args) == 1 and isinstance(args[0], list):
+            for i, cell in enumerate(args[0]):
+                self._add(str(i), cell)
+        else:
+            for i, cell in enumerate(args):
+                if not isinstance(cell, Cell):
+                    raise TypeError(f"SequentialCell: expected Cells, a list of Cells or an OrderedDict, "
+                                    f"but got {_describe(cell)}.")
+                self._add(str(i), cell)
+
+    def insert(self, index, cell):
+        cells = list(self._cells.values())
+        cells.insert(index, _check_cell("SequentialCell", cell))
+        self._renumber(cells)
+
+    def construct(self, input_data):
+        for cell in self._cells.values():
+            input_data = cell(input_data)
+        return input_data
+
+
+class CellList(_IndexedCells):
+    """``nn.CellList(args=None, auto_prefix=True)``: a list of cells whose parameters belong to the
+    owner.  It has no ``construct``: iterate over it in the owner's."""
+
+    def __init__(self, args=None, auto_prefix=True):
+        super().__init__(auto_prefix=auto_prefix)
+        if args is not None:
+            self.extend(args)
+
+    def extend(self, cells):
+        for cell in cells:
+            self.append(cell)
+        return self
+
+    def insert(self, index, cell):
+        cells = list(self._cells.values())
+        cells.insert(index, _check_cell("CellList", cell))
+        self._renumber(cells)
+
+    def construct(self, *inputs):
+        raise NotImplementedError("CellList has no construct: iterate over it in the owner's construct.")

@@ -1,0 +1,63 @@
+"""``nn.Adam``: adaptive moment estimation (Kingma & Ba), as MindSpore's ``ApplyAdam``::
+
+    m = beta1 * m + (1 - beta1) * g
+    v = beta2 * v + (1 - beta2) * g**2
+    lr_t = lr * sqrt(1 - beta2**t) / (1 - beta1**t)       (bias correction, t = 1, 2, ...)
+    p = p - lr_t * m / (sqrt(v) + eps)
+    p = p - lr_t * (beta1 * m + (1 - beta1) * g) / (sqrt(v) + eps)   (use_nesterov=True)
+
+Weight decay is added to the gradient first (L2 regularisation, not AdamW's decoupled decay).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ...common.parameter import Parameter
+from ...ops import functional as F
+from ...tensor import Tensor
+from .optimizer import Optimizer, _check_float
+
+__all__ = ["Adam"]
+
+
+class Adam(Optimizer):
+    """``nn.Adam(params, learning_rate=1e-3, beta1=0.9, beta2=0.999, eps=1e-8, use_locking=False,
+    use_nesterov=False, weight_decay=0.0, loss_scale=1.0)``."""
+
+    def __init__(self, params, learning_rate=1e-3, beta1=0.9, beta2=0.999, eps=1e-8, use_locking=False,
+                 use_nesterov=False, weight_decay=0.0, loss_scale=1.0, use_amsgrad=False):
+        super().__init__(learning_rate, params, weight_decay, loss_scale)
+        for name, v in (("beta1", beta1), ("beta2", beta2)):
+            _check_float("Adam", name, v)
+            if not 0 < v < 1:
+                raise ValueError(f"Adam: {name} must be in (0, 1), but got {v}.")
+        self.beta1, self.beta2 = float(beta1), float(beta2)
+        self.eps = _check_float("Adam", "eps", eps, 0.0, strict=True)
+        for name, v in (("use_locking", use_locking), ("use_nesterov", use_nesterov)):
+            if not isinstance(v, bool):
+                raise TypeError(f"Adam: {name} must be a bool, but got {v!r}.")
+        if use_amsgrad:
+            raise NotImplementedError("Adam: use_amsgrad=True is not implemented in minims.")
+        self.use_locking, self.use_nesterov = use_locking, use_nesterov
+        self.moment1 = self._state(self.parameters, "moment1")
+        self.moment2 = self._state(self.parameters, "moment2")
+        # beta1**t and beta2**t, kept as Parameters so that a compiled step advances them too
+        self.beta1_power = Parameter(Tensor(np.ones(1, np.float32)), name="beta1_power", requires_grad=False)
+        self.beta2_power = Parameter(Tensor(np.ones(1, np.float32)), name="beta2_power", requires_grad=False)
+
+    def _begin_step(self):
+        F.assign(self.beta1_power, F.mul(self.beta1_power, self.beta1))
+        F.assign(self.beta2_power, F.mul(self.beta2_power, self.beta2))
+
+    def _update(self, i, param, grad, lr):
+        b1, b2 = self.beta1, self.beta2
+        m = F.add(F.mul(self.moment1[i], b1), F.mul(grad, 1 - b1))
+        v = F.add(F.mul(self.moment2[i], b2), F.mul(F.square(grad), 1 - b2))
+        F.assign(self.moment1[i], m)
+        F.assign(self.moment2[i], v)
+        # bias correction folded into the rate: lr * sqrt(1 - beta2**t) / (1 - beta1**t)
+        lr_t = F.div(F.mul(lr, F.sqrt(F.sub(1.0, self.beta2_power))), F.sub(1.0, self.beta1_power))
+        lr_t = F.cast(F.reshape(lr_t, ()), param.dtype)       # a scalar: keeps a 0-d param 0-d
+        direction = F.add(F.mul(m, b1), F.mul(grad, 1 - b1)) if self.use_nesterov else m
+        step = F.div(direction, F.add(F.sqrt(v), self.eps))
+        return F.sub(param, F.mul(step, lr_t))

@@ -1,0 +1,34 @@
+"""``nn.Momentum``: gradient descent with momentum (MindSpore's ``ApplyMomentum``)::
+
+    accum = momentum * accum + g
+    p = p - lr * accum                        (use_nesterov=False)
+    p = p - lr * (g + momentum * accum)       (use_nesterov=True)
+
+Unlike SGD, the first step also goes through the formula (``accum`` starts at zero, so it is ``g``).
+"""
+from __future__ import annotations
+
+from ...ops import functional as F
+from .optimizer import Optimizer, _check_float
+
+__all__ = ["Momentum"]
+
+
+class Momentum(Optimizer):
+    """``nn.Momentum(params, learning_rate, momentum, weight_decay=0.0, loss_scale=1.0,
+    use_nesterov=False)``."""
+
+    def __init__(self, params, learning_rate, momentum, weight_decay=0.0, loss_scale=1.0,
+                 use_nesterov=False):
+        super().__init__(learning_rate, params, weight_decay, loss_scale)
+        self.momentum = _check_float("Momentum", "momentum", momentum)
+        if not isinstance(use_nesterov, bool):
+            raise TypeError(f"Momentum: use_nesterov must be a bool, but got {use_nesterov!r}.")
+        self.use_nesterov = use_nesterov
+        self.moments = self._state(self.parameters, "moments")
+
+    def _update(self, i, param, grad, lr):
+        accum = F.add(F.mul(self.moments[i], self.momentum), grad)
+        F.assign(self.moments[i], accum)
+        step = F.add(grad, F.mul(accum, self.momentum)) if self.use_nesterov else accum
+        return F.sub(param, F.mul(step, lr))

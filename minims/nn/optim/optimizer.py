@@ -1,0 +1,241 @@
+"""``nn.Optimizer``: the base of SGD, Momentum and Adam — parameter groups, learning rate, weight
+decay, loss scale, and the checks on the gradients it is given.
+
+``optimizer(grads)`` takes one gradient per parameter (the tuple ``GradOperation(get_by_list=True)``
+returns, in the order of ``optimizer.parameters``) and updates the Parameters in place.  Before a
+subclass's rule (``_update``) runs, each gradient is prepared as in MindSpore:
+
+1. weight decay: ``g = g + weight_decay * loss_scale * param`` (not for parameters whose name
+   contains ``beta`` or ``gamma`` — BatchNorm's shift and scale — unless groups say otherwise);
+2. loss scale: ``g = g / loss_scale`` (undoes a loss that was multiplied by ``loss_scale``).
+
+The update is written with minims ops and stored with ``ops.assign``, as MindSpore's optimizers
+do: it is never differentiated, and in Graph mode (a compiled ``TrainOneStepCell``) the writes are
+effects of the graph, so they happen on every run.  For the same reason every piece of state — the
+moments, the step counter, Adam's ``beta1**t`` — lives in a Parameter (``requires_grad=False``)
+rather than in a Python number, which a compiled graph would freeze at its value when traced.
+"""
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+
+from ... import dtype as mstype
+from ...common.parameter import Parameter, ParameterTuple
+from ...ops import functional as F
+from ...tensor import Tensor, _describe
+from ..cell import Cell
+
+__all__ = ["Optimizer"]
+
+_GROUP_KEYS = ("params", "lr", "weight_decay", "order_params", "grad_centralization")
+
+
+def _as_list(parameters, where):
+    if isinstance(parameters, (Tensor, dict)) or parameters is None:
+        raise TypeError(f"{where}: expected a list (or generator, filter ...) of Parameters or of group "
+                        f"dicts, but got {_describe(parameters)}.")
+    try:
+        items = list(parameters)
+    except TypeError:
+        raise TypeError(f"{where}: expected an iterable of Parameters, but got {_describe(parameters)}.") from None
+    if not items:
+        raise ValueError(f"{where}: the list of parameters is empty (was a generator already used up? "
+                         "net.get_parameters() can be iterated only once).")
+    return items
+
+
+def _check_float(where, name, value, minimum=0.0, strict=False):
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{where}: {name} must be a float, but got {_describe(value)}.")
+    if value < minimum or (strict and value == minimum):
+        rel = ">" if strict else ">="
+        raise ValueError(f"{where}: {name} must be {rel} {minimum}, but got {value}.")
+    return float(value)
+
+
+class _LearningRate:
+    """A learning rate: a number, kept in a Parameter (so ``ops.assign`` can change it), or a 1-D
+    schedule with one rate per step (the last rate repeats once the schedule is used up)."""
+
+    def __init__(self, value, name, where):
+        if isinstance(value, (list, tuple)) or (isinstance(value, Tensor) and value.ndim == 1):
+            rates = np.asarray(value._data if isinstance(value, Tensor) else value, dtype=np.float32)
+            if rates.ndim != 1 or rates.size == 0 or (rates < 0).any():
+                raise ValueError(f"{where}: a learning-rate schedule must be a non-empty list of "
+                                 f"non-negative numbers, but got {value!r}.")
+            self.schedule = Tensor(rates)
+            self.param = None
+        else:
+            if isinstance(value, Tensor):
+                if value.ndim != 0:
+                    raise ValueError(f"{where}: a Tensor learning rate must be 0-d or 1-D, got shape "
+                                     f"{list(value.shape)}.")
+                value = float(value.item())
+            value = _check_float(where, "learning_rate", value)
+            self.schedule = None
+            self.param = Parameter(Tensor(value, mstype.float32), name=name, requires_grad=False)
+
+    def at(self, step):
+        """The rate at ``step`` (the int32 Parameter ``global_step``, shape [1]), as a Tensor; ops
+        only, so that a compiled step reads the step counter's current value."""
+        if self.schedule is None:
+            return self.param
+        n = self.schedule.shape[0]
+        index = F.minimum(step, n - 1)
+        # schedule[index] as a sum against a one-hot row: no Python-side read of the step's value
+        hit = F.cast(F.equal(Tensor(np.arange(n, dtype=np.int32)), index), mstype.float32)
+        return F.sum(F.mul(self.schedule, hit))
+
+
+class Optimizer(Cell):
+    """``nn.Optimizer(learning_rate, parameters, weight_decay=0.0, loss_scale=1.0)``.
+
+    ``parameters``: Parameters (a list, ``net.trainable_params()``, a generator or a ``filter``), or
+    group dicts ``[{'params': [...], 'weight_decay': 0.01, 'lr': 0.1}, {'params': [...]},
+    {'order_params': net.trainable_params()}]`` (``order_params`` fixes the order of
+    ``self.parameters``, and so of the gradients the optimizer expects).
+    Subclasses define ``_update(i, param, grad, lr)``: the parameter's new value, written in ops.
+    """
+
+    def __init__(self, learning_rate, parameters, weight_decay=0.0, loss_scale=1.0):
+        super().__init__(auto_prefix=False)
+        where = type(self).__name__
+        items = _as_list(parameters, where)
+        if isinstance(loss_scale, int) and not isinstance(loss_scale, bool):
+            loss_scale = float(loss_scale)
+        self.loss_scale = _check_float(where, "loss_scale", loss_scale, 0.0, strict=True)
+        weight_decay = _check_float(where, "weight_decay", weight_decay)
+        default_lr = _LearningRate(learning_rate, "learning_rate", where)
+        self.global_step = Parameter(Tensor(np.zeros(1, np.int32)), name="global_step", requires_grad=False)
+        if all(isinstance(p, Parameter) for p in items):
+            self.is_group = False
+            params = items
+            lrs = [default_lr] * len(params)
+            # MindSpore's default: no decay for BatchNorm's gamma and beta
+            decays = [weight_decay if ("beta" not in p.name and "gamma" not in p.name) else 0.0
+                      for p in params]
+        elif all(isinstance(p, dict) for p in items):
+            self.is_group = True
+            params, lrs, decays = self._parse_groups(items, default_lr, weight_decay, where)
+        else:
+            raise TypeError(f"{where}: parameters must be all Parameters or all group dicts, but got "
+                            f"{[type(p).__name__ for p in items]}.")
+        names = [p.name for p in params]
+        dup = sorted({n for n in names if names.count(n) > 1})
+        if dup:
+            raise RuntimeError(f"{where}: the parameter(s) {dup} appear more than once. Fix: give each "
+                               "Parameter to the optimizer once (and give Parameters unique names).")
+        self.parameters = ParameterTuple(params)
+        self._parameters = self.parameters
+        self._lrs = lrs
+        self.is_group_lr = len({id(lr) for lr in lrs}) > 1
+        self.learning_rate = default_lr.param if not self.is_group_lr else None
+        self.weight_decay = weight_decay
+        self._decays = decays
+
+    def _parse_groups(self, groups, default_lr, weight_decay, where):
+        params, lrs, decays, order = [], [], [], None
+        for num, group in enumerate(groups):
+            bad = [k for k in group if k not in _GROUP_KEYS]
+            if bad:
+                raise KeyError(f"{where}: group keys must be among {list(_GROUP_KEYS)}, but got {bad}.")
+            if "order_params" in group:
+                if len(group) > 1:
+                    raise ValueError(f"{where}: the 'order_params' dict must have no other key, got {list(group)}.")
+                order = _as_list(group["order_params"], f"{where} order_params")
+                continue
+            if "params" not in group:
+                raise KeyError(f"{where}: group {num} has no 'params' key.")
+            if group.get("grad_centralization"):
+                raise NotImplementedError(f"{where}: grad_centralization is not implemented in minims.")
+            group_params = _as_list(group["params"], f"{where} group {num}")
+            for p in group_params:
+                if not isinstance(p, Parameter):
+                    raise TypeError(f"{where}: group {num} holds {_describe(p)}; groups must hold Parameters.")
+            lr = (_LearningRate(group["lr"], f"learning_rate_group_{num}", where) if "lr" in group
+                  else default_lr)
+            wd = (_check_float(where, "weight_decay", group["weight_decay"]) if "weight_decay" in group
+                  else weight_decay)
+            params += group_params
+            lrs += [lr] * len(group_params)
+            decays += [wd] * len(group_params)
+        if order is not None:
+            index = {p.name: i for i, p in enumerate(params)}
+            if len(order) != len(params) or any(p.name not in index for p in order):
+                raise ValueError(f"{where}: 'order_params' must list exactly the grouped parameters "
+                                 f"({len(params)}), but lists {len(order)} "
+                                 f"({[p.name for p in order if p.name not in index]} not grouped).")
+            perm = [index[p.name] for p in order]
+            params, lrs, decays = ([seq[i] for i in perm] for seq in (params, lrs, decays))
+        return params, lrs, decays
+
+    # ----- the pieces MindSpore exposes to custom optimizers --------------------------------------
+    def get_lr(self):
+        """The learning rate of this step, a float32 Tensor (a tuple of them, one per parameter,
+        when groups set their own)."""
+        if self.is_group_lr:
+            return tuple(lr.at(self.global_step) for lr in self._lrs)
+        return self._lrs[0].at(self.global_step)
+
+    def get_weight_decay(self):
+        return tuple(self._decays) if self.is_group else self.weight_decay
+
+    def decay_weight(self, gradients):
+        """``g + weight_decay * loss_scale * param`` for each parameter with a decay."""
+        return tuple(F.add(g, F.mul(p, wd * self.loss_scale)) if wd > 0 else g
+                     for p, g, wd in zip(self.parameters, gradients, self._decays))
+
+    def scale_grad(self, gradients):
+        """``g / loss_scale``."""
+        if self.loss_scale == 1.0:
+            return tuple(gradients)
+        return tuple(F.mul(g, 1.0 / self.loss_scale) for g in gradients)
+
+    def _check_grads(self, gradients):
+        """One gradient per parameter, each of its parameter's shape, cast to its dtype."""
+        where = type(self).__name__
+        if isinstance(gradients, Tensor) or not isinstance(gradients, (tuple, list)):
+            raise TypeError(f"{where}: expected a tuple of gradients (one per parameter), but got "
+                            f"{_describe(gradients)}.")
+        if len(gradients) != len(self.parameters):
+            raise ValueError(
+                f"{where}: got {len(gradients)} gradients for {len(self.parameters)} parameters "
+                f"({[p.name for p in self.parameters]}). Fix: differentiate with respect to "
+                "optimizer.parameters, e.g. GradOperation(get_by_list=True)(net, optimizer.parameters).")
+        out = []
+        for p, g in zip(self.parameters, gradients):
+            if not isinstance(g, Tensor):
+                raise TypeError(f"{where}: the gradient of parameter '{p.name}' must be a Tensor, but got "
+                                f"{_describe(g)}.")
+            if tuple(g.shape) != tuple(p.shape):
+                raise ValueError(f"{where}: the gradient of parameter '{p.name}' has shape {list(g.shape)}, but "
+                                 f"the parameter has shape {list(p.shape)}. Are the gradients in the order "
+                                 "of optimizer.parameters?")
+            out.append(F.cast(g, p.dtype))
+        return tuple(out)
+
+    @staticmethod
+    def _state(params, prefix, fill=0.0):
+        """One zero (or ``fill``) Parameter per parameter, named ``prefix.name`` (MindSpore's clone)."""
+        return ParameterTuple(Parameter(Tensor._make(np.full(p.shape, fill, dtype=p._data.dtype)),
+                                        name=f"{prefix}.{p.name}", requires_grad=False) for p in params)
+
+    def construct(self, gradients):
+        grads = self._check_grads(gradients)
+        grads = self.scale_grad(self.decay_weight(grads))
+        lr = self.get_lr()
+        step_lrs = lr if self.is_group_lr else (lr,) * len(grads)
+        self._begin_step()
+        for i, (p, g, rate) in enumerate(zip(self.parameters, grads, step_lrs)):
+            F.assign(p, self._update(i, p, g, F.cast(rate, p.dtype)))
+        F.assign(self.global_step, F.add(self.global_step, 1))
+        return True
+
+    def _begin_step(self):
+        """Per-step state shared by all parameters (Adam's beta powers)."""
+
+    def _update(self, i, param, grad, lr):
+        """The new value of ``param`` (a Tensor) from its gradient and the rate ``lr``, in ops."""
+        raise NotImplementedError(f"{type(self).__name__} must define _update(i, param, grad, lr).")
