@@ -152,8 +152,8 @@ def _build(graph: Graph, compact: bool):
     nodes, edges, source = [], [], {}       # source: Var index -> (node, port)
     seq = iter(range(1 << 30))
 
-    def typed(v):
-        return (v.type, "type") if compact else (f"{v!r}: {v.type}", "type")
+    def typed(v):       # "%2: Float32[2, 3]", as in the text form "%2 = ... : Float32[2, 3]"
+        return (f"{v!r}: {v.type}", "type")
 
     for i, v in enumerate(graph.inputs):
         if i < graph.n_explicit:
@@ -166,7 +166,7 @@ def _build(graph: Graph, compact: bool):
                              f"parameter-{pname}", next(seq))
             else:       # a value of an outer gradient level that the function closes over
                 node = _Node("outer", [("outer value", "name"), typed(v)], f"outer-{i}", next(seq))
-        if compact:
+        if compact:                 # big graphs: names only
             node.lines = node.lines[:1]
         nodes.append(node)
         source[v.index] = (node, 0)
