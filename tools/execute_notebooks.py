@@ -36,6 +36,7 @@ def execute(path: Path) -> float:
         timeout=600,
         kernel_name="python3",
         record_timing=False,
+        coalesce_streams=True,  # one stdout output per cell: ipykernel splits prints at random
         resources={"metadata": {"path": str(path.parent)}},
     ).execute()
     nb.metadata.get("language_info", {}).pop("version", None)  # Python patch-version noise
