@@ -19,6 +19,9 @@ Cell, the same under ``set_context(mode=GRAPH_MODE)``, all in float64, and asser
 
 3. The harness itself: a disagreement is reported with the pair of modes, the output and the
    difference; the mode, the Parameters and a Cell's compiled call are restored, even on error.
+4. Regressions for the bugs these checks found: weights' forward values baked into compiled
+   gradients as constants (stale ``jit(grad(f, weights=...))``, wrong Graph-mode training, missing
+   second derivatives), and ``jit(cell)`` taking over a Cell's attributes named ``fn``/``instance``.
 """
 import os
 import time
@@ -396,13 +399,13 @@ class SmallConvNet(nn.Cell):
 
 
 def test_seed003_small_conv_relu_dense_network_in_every_mode():
-    """First order in every mode; the second order is test_seed003_small_conv_network_second_order_...
-    below (an expected failure: a bug in compiled weight gradients)."""
+    """Second order included: Conv2d's bias goes through reshape(bias), the case that exposed weights
+    baked into compiled gradients (see test_jit_of_grad_with_weights_reads_the_weights_at_run_time)."""
     _need_layers("Conv2d", "ReLU", "MaxPool2d", "Flatten", "Dense")
     ms.set_seed(3)
     net = SmallConvNet()
     x = Tensor(np.random.default_rng(3).standard_normal((2, 1, 6, 6)), ms.float32)
-    result = check_modes(net, x, weights=net.trainable_params(), order=1)
+    result = check_modes(net, x, weights=net.trainable_params())
     assert result.labels["grad(f)"][0] == "d/d arg 0" and result.labels["grad(f)"][1] == "d/d conv.weight"
     assert net.conv.weight.dtype == ms.float32                 # restored
 
@@ -761,31 +764,19 @@ def test_random_programs_agree_in_every_mode(case, as_cell):
 
 @RANDOM_SETTINGS
 @given(case=programs(), chosen=st.lists(st.integers(0, 2), min_size=1, max_size=3, unique=True))
-def test_random_programs_with_weights_agree_to_first_order(case, chosen):
-    """Some inputs are Parameters, differentiated with ``weights=`` (and the rest as inputs).
+def test_random_programs_with_weights_agree_in_every_mode(case, chosen):
+    """Some inputs are Parameters of the Cell, differentiated with ``weights=`` (the rest as inputs).
 
-    First order only: the second order through ``jit(grad(f, weights=...))`` is the known bug of
-    test_random_programs_with_weights_second_order below."""
+    This is the check that found values computed from weights alone baked into
+    ``jit(grad(f, weights=...))`` as constants (shrunk example: ``cos(abs(w0))``, whose second
+    derivative through ``grad(jit(grad(f)))`` was 0)."""
     program, args = case
     chosen = [k for k in chosen if k < len(args)] or [0]
     cell, rest, weights = with_weights(program, args, chosen)
     try:
-        check_modes(cell, rest, weights=weights, order=1)
+        check_modes(cell, rest, weights=weights)
     except AssertionError as exc:
         raise AssertionError(f"{exc}\n\nthe program:\n{program!r}\nweights: inputs {chosen}") from None
-
-
-@pytest.mark.xfail(strict=True, reason=(
-    "grad_api.vjp_call under staging (see test_jit_of_grad_with_weights_reads_the_weights_at_run_time): "
-    "values computed from weights alone are constants in jit(grad(f, weights=...)), so "
-    "grad(jit(grad(f))) misses their second derivatives"))
-@RANDOM_SETTINGS
-@given(case=programs(), chosen=st.lists(st.integers(0, 2), min_size=1, max_size=3, unique=True))
-def test_random_programs_with_weights_second_order(case, chosen):
-    program, args = case
-    chosen = [k for k in chosen if k < len(args)] or [0]
-    cell, rest, weights = with_weights(program, args, chosen)
-    check_modes(cell, rest, weights=weights, order=2)
 
 
 def teardown_module():
@@ -924,13 +915,12 @@ def test_order_and_argnums_choose_what_is_compared():
         check_modes(f, (x, y), order=3)
 
 
-# ===== bugs found by these checks (expected failures until fixed in the files named) ====================
-@pytest.mark.xfail(strict=True, reason=(
-    "minims/autodiff/grad_api.py vjp_call: inside a graph being staged, a weight's stand-in gets the raw "
-    "Parameter as its primal and the tape dispatches below it without the staging resolver, so forward "
-    "values computed from weights alone (exp(b), reshape(bias) ...) are evaluated at trace time and baked "
-    "into the graph as constants: jit(grad(f, weights=...)) keeps using the weights of its first call."))
+# ===== regressions: bugs these checks found (fixed since) ================================================
 def test_jit_of_grad_with_weights_reads_the_weights_at_run_time():
+    """Regression: a weight's forward values were evaluated while tracing and baked into
+    jit(grad(f, weights=...)) as constants (the stand-in's primal was the raw Parameter, not the
+    graph input; fixed in minims/interpreters/stack.py current_value), so the compiled gradient
+    kept using the weights of its first call."""
     b = Parameter(Tensor(np.array([0.5, -0.3])), name="b")
     x = Tensor(np.array([1.0, 2.0]))
     g = ops.grad(lambda x: ops.tanh(x * ops.exp(b)).sum(), grad_position=None, weights=[b])
@@ -940,30 +930,16 @@ def test_jit_of_grad_with_weights_reads_the_weights_at_run_time():
     np.testing.assert_allclose(compiled(x)[0].asnumpy(), g(x)[0].asnumpy(), rtol=1e-12)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "same bug (grad_api.vjp_call under staging): the compiled gradient does not depend on the weight, so "
-    "grad(jit(grad(f, weights=[b]))) is 0 where grad(grad(f)) is exp(b)"))
 def test_second_order_through_a_compiled_weight_gradient():
+    """Regression, same bug: grad(jit(grad(f, weights=[b]))) was 0 where grad(grad(f)) is exp(b)."""
     b = Parameter(Tensor(np.array([0.5, -0.3])), name="b")
     check_modes(lambda x: ops.exp(b) * x, Tensor(np.array([1.0, 2.0])), argnums=(), weights=[b])
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "Conv2d's bias goes through reshape(bias) before the add, so the grad_api.vjp_call staging bug bakes it "
-    "into jit(grad(net)): grad(jit(grad(f))) gives 0 for d/d conv.bias at second order"))
-def test_seed003_small_conv_network_second_order_in_every_mode():
-    _need_layers("Conv2d", "ReLU", "MaxPool2d", "Flatten", "Dense")
-    ms.set_seed(3)
-    net = SmallConvNet()
-    x = Tensor(np.random.default_rng(3).standard_normal((2, 1, 6, 6)), ms.float32)
-    check_modes(net, x, weights=net.trainable_params())
-
-
-@pytest.mark.xfail(strict=True, reason=(
-    "the grad_api.vjp_call staging bug in its user-visible form: a GRAPH_MODE TrainOneStepCell compiles "
-    "value_and_grad(weights=...) once, with Conv2d's reshaped bias as a constant, so training diverges "
-    "from PyNative after the first step"))
 def test_graph_mode_training_of_a_conv_with_bias_matches_pynative():
+    """Regression, the same bug as users met it: a GRAPH_MODE TrainOneStepCell compiled
+    value_and_grad(weights=...) with Conv2d's reshaped bias as a constant, so training diverged
+    from PyNative after the first step."""
     _need_layers("Conv2d", "WithLossCell", "TrainOneStepCell", "MSELoss", "SGD")
 
     def losses(mode):
@@ -988,10 +964,20 @@ class WithFnAttribute(nn.Cell):
         return self.fn(x) * 2
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "minims/graph/jit.py JitFunction.__init__: functools.update_wrapper(self, fn) copies a Cell's __dict__ "
-    "over the JitFunction's own attributes, so jit(cell) of a Cell with an attribute named fn compiles "
-    "that attribute instead of the Cell (and 'instance' breaks the call); "
-    "fix: update_wrapper(..., updated=())"))
 def test_jit_of_a_cell_with_an_attribute_named_fn():
-    check_modes(WithFnAttribute(), Tensor([1.0, 2.0]), order=0)
+    """Regression: functools.update_wrapper(self, fn) copied a Cell's __dict__ over the
+    JitFunction's own attributes, so jit(cell) of a Cell with an attribute named ``fn`` compiled
+    that attribute instead, and one with an attribute named ``instance`` could not be called
+    (fixed in minims/graph/jit.py: updated=())."""
+    result = check_modes(WithFnAttribute(), Tensor([1.0, 2.0]))
+    assert_values(result["jit(f)"], [2 * np.exp([1.0, 2.0])])
+    check_modes(WithInstanceAttribute(), Tensor([1.0, 2.0]))
+
+
+class WithInstanceAttribute(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.instance, self.name, self.traces = 3, "named", 7
+
+    def construct(self, x):
+        return x * self.instance

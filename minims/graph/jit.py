@@ -47,7 +47,8 @@ class JitFunction:
         self._cache: dict = {}
         self.traces = 0
         self._key_extra = None          # e.g. a Cell's training flag, for compiled Cell calls
-        functools.update_wrapper(self, fn)
+        # name and docstring only: copying __dict__ too would pour a Cell's attributes into this object
+        functools.update_wrapper(self, fn, updated=())
 
     def __get__(self, instance, owner=None):
         """``@jit`` on a method (``construct``): one compiled function per instance."""

@@ -134,8 +134,12 @@ def unlend(token) -> None:
 
 
 def current_value(param):
-    """What ``bind`` would see for ``param`` right now (its innermost stand-in, or itself)."""
-    return _lent.get(id(param), param)
+    """What ``bind`` would see for ``param`` right now: its innermost stand-in, or while a graph is
+    being staged its graph input, or the Parameter itself."""
+    value = _lent.get(id(param), param)
+    if value is param and _resolver is not None:
+        value = _resolver(param)
+    return value
 
 
 def add_observer(fn) -> None:
