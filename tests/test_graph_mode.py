@@ -343,3 +343,19 @@ def test_jit_inside_jit_is_inlined():
     outer = jit(lambda x: inner(x) + 1)
     assert outer(Tensor([1.0])).tolist() == [4.0]
     assert "call" not in str(outer.graph(Tensor([1.0])))
+
+
+def test_batchnorm_moving_statistics_update_in_graph_mode_as_in_pynative():
+    x = Tensor(np.random.default_rng(0).standard_normal((4, 2, 3, 3)).astype(np.float32))
+    results = {}
+    for mode in (ms.PYNATIVE_MODE, ms.GRAPH_MODE):
+        ms.set_context(mode=mode)
+        bn = nn.BatchNorm2d(2)
+        bn.set_train()
+        outs = [bn(x).asnumpy() for _ in range(3)]        # three runs of the same compiled graph
+        results[mode] = outs + [bn.moving_mean.asnumpy(), bn.moving_variance.asnumpy()]
+    for pynative, graph in zip(results[ms.PYNATIVE_MODE], results[ms.GRAPH_MODE]):
+        np.testing.assert_array_equal(graph, pynative)
+    # moving = 0.9 * moving + 0.1 * batch, three times from 0: 0.271 * batch mean
+    batch_mean = x.asnumpy().mean(axis=(0, 2, 3))
+    np.testing.assert_allclose(results[ms.GRAPH_MODE][3], 0.271 * batch_mean, rtol=1e-5)
