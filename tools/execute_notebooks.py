@@ -1,6 +1,9 @@
 """Re-execute chapter notebooks in place, so their stored outputs (what nbval compares) are fresh.
 
-Usage: python tools/execute_notebooks.py [NOTEBOOK.ipynb ...]   (default: chapters/*.ipynb)
+Usage: python tools/execute_notebooks.py [--refresh-timings] [NOTEBOOK.ipynb ...]   (default: chapters/*.ipynb)
+
+Cells marked ``# NBVAL_IGNORE_OUTPUT`` (live timings) keep their stored output unless
+``--refresh-timings`` is given, so that regenerating twice changes nothing.
 `make notebooks` runs it with the project's virtualenv.
 
 The result is deterministic and diff-clean: every code cell is cleared and run again in order in a
@@ -24,11 +27,20 @@ from nbclient import NotebookClient
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def execute(path: Path) -> float:
+def _ignored(cell) -> bool:
+    """A cell whose output nbval does not compare (live timings): ``# NBVAL_IGNORE_OUTPUT``."""
+    return cell.cell_type == "code" and (
+        "NBVAL_IGNORE_OUTPUT" in cell.source or "nbval-ignore-output" in cell.metadata.get("tags", []))
+
+
+def execute(path: Path, refresh_ignored: bool = False) -> float:
     nb = nbformat.read(path, as_version=4)
-    for cell in nb.cells:
+    kept = {}
+    for i, cell in enumerate(nb.cells):
         cell.metadata.pop("execution", None)  # timestamps left by earlier runs (JupyterLab, nbconvert)
         if cell.cell_type == "code":
+            if _ignored(cell) and cell.outputs and not refresh_ignored:
+                kept[i] = cell.outputs        # a timing measured once stays: regenerating is idempotent
             cell.outputs, cell.execution_count = [], None
     t0 = time.perf_counter()
     NotebookClient(
@@ -39,18 +51,22 @@ def execute(path: Path) -> float:
         coalesce_streams=True,  # one stdout output per cell: ipykernel splits prints at random
         resources={"metadata": {"path": str(path.parent)}},
     ).execute()
+    for i, outputs in kept.items():
+        nb.cells[i].outputs = outputs
     nb.metadata.get("language_info", {}).pop("version", None)  # Python patch-version noise
     nbformat.write(nb, path)
     return time.perf_counter() - t0
 
 
 def main(argv: list[str]) -> int:
+    refresh = "--refresh-timings" in argv
+    argv = [a for a in argv if a != "--refresh-timings"]
     paths = [Path(p) for p in argv] or sorted((ROOT / "chapters").glob("*.ipynb"))
     if not paths:
         print("no notebooks to execute (chapters/ has no .ipynb files)")
         return 0
     for path in paths:
-        print(f"{os.path.relpath(path)}: {execute(path):.1f}s", flush=True)
+        print(f"{os.path.relpath(path)}: {execute(path, refresh):.1f}s", flush=True)
     return 0
 
 

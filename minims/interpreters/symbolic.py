@@ -149,14 +149,22 @@ class SymbolicTracer(Tracer):
         return str(self._data) if self._data.ndim else str(self._data[()])
 
 
-def _dtype_of(arr: np.ndarray) -> mstype.DType:
+def _dtype_of(arr: np.ndarray, float_dtype=mstype.float64) -> mstype.DType:
     if arr.size and all(_is_boolean(e) for e in arr.flat):
         return mstype.bool_
-    return mstype.float64
+    return float_dtype
 
 
 class SymbolicTrace(Trace):
-    """An interpreter that evaluates primitives with their ``sympy`` rules on object arrays."""
+    """An interpreter that evaluates primitives with their ``sympy`` rules on object arrays.
+
+    ``float_dtype`` is the dtype symbolic values claim (Float64 unless told otherwise): a float32
+    network's dtype checks then pass, and Python float constants are rounded to that precision, as
+    the numeric ops round them (``x > 0.1`` compares with float32(0.1) on a Float32 tensor).
+    """
+
+    def __init__(self, float_dtype=mstype.float64):
+        self.float_dtype = float_dtype
 
     def new_input(self, value) -> SymbolicTracer:
         """Wrap an expression, a nested list or an object array as a tracer of this trace."""
@@ -166,7 +174,7 @@ class SymbolicTrace(Trace):
         t = object.__new__(SymbolicTracer)
         t._data = arr
         t._trace = self
-        t._dtype = _dtype_of(arr)
+        t._dtype = _dtype_of(arr, self.float_dtype)
         return t
 
     def process(self, prim, args):
@@ -200,6 +208,8 @@ class SymbolicTrace(Trace):
             return as_sympy_array(a._data)          # a constant
         if isinstance(a, float) and a.is_integer():
             return sympy.Integer(int(a))            # x ** 2.0 reads better as x**2
+        if isinstance(a, float) and self.float_dtype is not mstype.float64:
+            return float(np.asarray(a, self.float_dtype.np_dtype))   # the precision the op computes in
         return a                                    # Python scalar or static argument
 
 
@@ -244,15 +254,18 @@ def _to_sympy(out):
     return out
 
 
-def symbolic_call(fn, *symbolic_inputs):
+def symbolic_call(fn, *symbolic_inputs, dtype=None):
     """Run ``fn`` on SymPy values and return its output as SymPy expressions.
+
+    ``dtype`` (default Float64) is the float dtype the symbolic values stand for: give
+    ``mindspore.float32`` to run a float32 network (its weights are float32 constants).
 
     Each input may be a SymPy expression (a scalar), a nested list or an object array of expressions
     (see :func:`symbols_like`); anything else (a Tensor, a Python number, an axis) is passed to ``fn``
     unchanged and treated as a constant.  The output has the structure of ``fn``'s output, with each
     Tensor replaced by an object ndarray of expressions, or by one expression if it is 0-d.
     """
-    trace = push_trace(SymbolicTrace())
+    trace = push_trace(SymbolicTrace(mstype.to_dtype(dtype) if dtype is not None else mstype.float64))
     try:
         boxed = tuple(trace.new_input(v) if _is_symbolic_input(v) else v for v in symbolic_inputs)
         out = fn(*boxed)
@@ -284,14 +297,14 @@ def _diff_wrt(total, inp, position):
     return out[()] if out.ndim == 0 else out
 
 
-def symbolic_grad(fn, *inputs, wrt=0):
+def symbolic_grad(fn, *inputs, wrt=0, dtype=None):
     """``sympy.diff`` of the sum of ``fn``'s outputs with respect to input ``wrt`` (an int or a tuple).
 
     This is the reference for ``ops.grad(fn, grad_position=wrt)``, which also differentiates the sum
     of the outputs (its default sensitivity is ones).  Returns an expression for a 0-d input, an
     object array otherwise, and a tuple of those when ``wrt`` is a tuple.
     """
-    total = _total(symbolic_call(fn, *inputs))
+    total = _total(symbolic_call(fn, *inputs, dtype=dtype))
     if isinstance(wrt, int):
         return _diff_wrt(total, inputs[wrt], wrt)
     return tuple(_diff_wrt(total, inputs[p], p) for p in wrt)
@@ -328,7 +341,9 @@ def reference_grad(fn, *tensors, wrt=0):
     for p in positions:
         if not (isinstance(tensors[p], Tensor) and tensors[p].dtype.is_float):
             raise TypeError(f"reference_grad: argument {p} must be a float Tensor to be differentiated.")
-    grads = symbolic_grad(fn, *inputs, wrt=positions)
+    float_dtypes = {t.dtype for t in tensors if isinstance(t, Tensor) and t.dtype.is_float}
+    dtype = float_dtypes.pop() if len(float_dtypes) == 1 else None      # the inputs' own precision
+    grads = symbolic_grad(fn, *inputs, wrt=positions, dtype=dtype)
     out = []
     for g in grads:
         arr = as_sympy_array(g)
