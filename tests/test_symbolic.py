@@ -362,3 +362,19 @@ def test_every_sympy_rule_is_checked():
                and o.__module__.rsplit(".", 1)[-1] in ("math", "activation", "array", "compare",
                                                       "linalg", "reduce")}
     assert classes - set(RULES) <= {"Mod", "RealDiv", "TensorAdd"}, classes - set(RULES)
+
+
+def test_reference_grad_runs_float32_layers_and_rounds_constants_like_the_op():
+    # symbolic values take the float dtype of the tensors they stand for, so a float32 layer's dtype
+    # checks pass; the reference for a Dense layer is its weight summed over outputs (linear map)
+    import minims.nn as nn
+    ms.set_seed(0)
+    dense = nn.Dense(4, 2)
+    x = Tensor(np.array([[0.1, 0.2, 0.3, 0.4]], np.float32))
+    np.testing.assert_allclose(reference_grad(dense, x), dense.weight.asnumpy().sum(axis=0, keepdims=True),
+                               rtol=1e-6)
+    # x > 0.1 on a Float32 tensor compares with float32(0.1): the boundary element is not kept
+    keep = lambda t: ops.select(ops.gt(t, 0.1), t, ops.zeros_like(t))
+    xs = Tensor(np.array([0.1, 0.5], np.float32))
+    np.testing.assert_array_equal(reference_grad(keep, xs), [0.0, 1.0])
+    np.testing.assert_array_equal(ops.grad(keep)(xs).asnumpy(), [0.0, 1.0])
