@@ -359,3 +359,12 @@ def test_batchnorm_moving_statistics_update_in_graph_mode_as_in_pynative():
     # moving = 0.9 * moving + 0.1 * batch, three times from 0: 0.271 * batch mean
     batch_mean = x.asnumpy().mean(axis=(0, 2, 3))
     np.testing.assert_allclose(results[ms.GRAPH_MODE][3], 0.271 * batch_mean, rtol=1e-5)
+
+
+def test_the_executor_runs_one_line_of_python_per_equation():
+    f = jit(lambda x: (ops.sin(x) * x).sum())
+    x = Tensor([1.0, 2.0])
+    source = f.source(x)
+    assert source.startswith("def run(v0):")
+    assert source.count(" = k") == f.graph(x).num_equations == 3
+    assert float(f(x)) == pytest.approx(float((ops.sin(x) * x).sum()), rel=1e-6)

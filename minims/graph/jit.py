@@ -7,7 +7,7 @@ compilations, so retracing can be observed (and tested) without timing anything.
 
 ``f.graph(*args)`` returns the optimised graph for those arguments (print it, or show it in Jupyter
 as a picture); ``f.graph(*args, optimized=False)`` the graph as traced; ``f.grad_graph(*args)`` the
-backward graph.
+backward graph; ``f.source(*args)`` the straight-line Python the executor runs.
 """
 from __future__ import annotations
 
@@ -95,6 +95,10 @@ class JitFunction:
     def graph(self, *args, optimized=True):
         entry = self._compiled(args)
         return entry.graph if optimized else entry.raw
+
+    def source(self, *args) -> str:
+        """The Python code the executor runs for these arguments (one line per equation)."""
+        return self._compiled(args).call.plan.source
 
     def grad_graph(self, *args):
         """The backward graph (inputs and output cotangents to input gradients) for these arguments."""

@@ -206,7 +206,8 @@ def evaluate(prim, args):
         out = prim.impl(*arrays)
     except MinimsError:
         raise
-    except (ValueError, TypeError, IndexError, ZeroDivisionError, np.exceptions.AxisError) as exc:
+    except (ValueError, TypeError, IndexError, ZeroDivisionError, OverflowError,
+            np.exceptions.AxisError) as exc:
         raise prim.explain_failure(exc, args) from None
     return wrap(out)
 

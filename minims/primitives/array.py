@@ -11,6 +11,7 @@ import numpy as np
 
 from .. import dtype as mstype
 from ..tensor import Tensor, _describe
+from ..interpreters.stack import bind
 from .base import Primitive
 from .math import F
 from .operands import normalize_axis, sum_to
@@ -30,7 +31,6 @@ class Reshape(Primitive):
     """``ops.Reshape()(x, shape)``; one entry of ``shape`` may be -1."""
 
     def __call__(self, x, shape):
-        from ..interpreters.stack import bind
         return bind(self, x, _shape_tuple(self.name, shape))
 
     def impl(self, x, shape):
@@ -55,7 +55,6 @@ class Transpose(Primitive):
     """``ops.Transpose()(x, perm)``."""
 
     def __call__(self, x, perm=None):
-        from ..interpreters.stack import bind
         ndim = len(x.shape)
         perm = tuple(reversed(range(ndim))) if perm is None else _shape_tuple(self.name, perm)
         if sorted(p % ndim if ndim else p for p in perm) != list(range(ndim)) or len(perm) != ndim:
@@ -77,7 +76,6 @@ class Transpose(Primitive):
 
 class ExpandDims(Primitive):
     def __call__(self, x, axis):
-        from ..interpreters.stack import bind
         ndim = len(x.shape) + 1
         if not -ndim <= axis < ndim:
             raise ValueError(f"ExpandDims: axis {axis} is out of range for the result rank {ndim}.")
@@ -100,7 +98,6 @@ class Squeeze(Primitive):
         self.axis = axis
 
     def __call__(self, x):
-        from ..interpreters.stack import bind
         if self.axis in ((), None):
             axes = tuple(i for i, d in enumerate(x.shape) if d == 1)
         else:
@@ -130,7 +127,6 @@ class BroadcastTo(Primitive):
         self.shape = shape
 
     def __call__(self, x):
-        from ..interpreters.stack import bind
         shape = _shape_tuple(self.name, self.shape)
         lead = len(shape) - len(x.shape)
         shape = tuple(x.shape[i - lead] if s == -1 and i >= lead else s for i, s in enumerate(shape))
@@ -160,7 +156,6 @@ class Concat(Primitive):
         self.axis = axis
 
     def __call__(self, tensors):
-        from ..interpreters.stack import bind
         if not isinstance(tensors, (tuple, list)) or not tensors:
             raise TypeError(f"Concat: expected a non-empty tuple or list of Tensors, got {_describe(tensors)}.")
         return bind(self, *tensors)
@@ -190,7 +185,6 @@ class Stack(Primitive):
         self.axis = axis
 
     def __call__(self, tensors):
-        from ..interpreters.stack import bind
         if not isinstance(tensors, (tuple, list)) or not tensors:
             raise TypeError(f"Stack: expected a non-empty tuple or list of Tensors, got {_describe(tensors)}.")
         return bind(self, *tensors)
@@ -232,7 +226,6 @@ class GetItem(Primitive):
     """``x[index]`` (MindSpore's tensor getitem); also the body of ``ops.gather``."""
 
     def __call__(self, x, index):
-        from ..interpreters.stack import bind
         return bind(self, x, normalize_index(index))
 
     def impl(self, x, index):
@@ -257,7 +250,6 @@ class GetItemGrad(Primitive):
     """Scatter-add ``dout`` into zeros of ``shape`` at ``index`` (the adjoint of GetItem)."""
 
     def __call__(self, dout, shape, index):
-        from ..interpreters.stack import bind
         return bind(self, dout, tuple(shape), index)
 
     def impl(self, dout, shape, index):
@@ -287,7 +279,6 @@ class Fill(Primitive):
     differentiable = False
 
     def __call__(self, type_, shape, value):
-        from ..interpreters.stack import bind
         dt = mstype.to_dtype(type_, "Fill(type)")
         if isinstance(value, Tensor):
             value = value.item()
@@ -325,7 +316,6 @@ class Cast(Primitive):
     """``ops.Cast()(x, dtype)``; the gradient is cast back to the input's dtype."""
 
     def __call__(self, x, dtype):
-        from ..interpreters.stack import bind
         from .operands import as_operand
         x = as_operand(self.name, x, "x")
         if not isinstance(x, Tensor):

@@ -9,6 +9,8 @@ from __future__ import annotations
 import numpy as np
 import sympy
 
+from ..interpreters.stack import bind
+from ..tensor import Tensor
 from .base import Primitive
 from .math import _Binary, F
 from .operands import as_operand, sum_to
@@ -96,8 +98,6 @@ class Select(Primitive):
     """``ops.select(cond, x, y)``: ``x`` where ``cond`` is True, else ``y`` (broadcasting)."""
 
     def __call__(self, cond, x, y):
-        from ..interpreters.stack import bind
-        from ..tensor import Tensor
         cond = as_operand(self.name, cond, "cond")
         if not isinstance(cond, Tensor) or cond.dtype.kind != "bool":
             got = cond.dtype if isinstance(cond, Tensor) else type(cond).__name__

@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..tensor import Tensor
+from ..interpreters.stack import bind
 from .base import Primitive
 from .operands import sum_to
 
@@ -21,7 +22,6 @@ class MatMul(Primitive):
         self.transpose_b = bool(transpose_b)
 
     def __call__(self, x, y):
-        from ..interpreters.stack import bind
         self._check(x, y)
         return bind(self, x, y)
 

@@ -8,14 +8,21 @@ from __future__ import annotations
 import numpy as np
 import sympy
 
+from ..interpreters.stack import bind
 from .base import Primitive
 from .operands import binary_operands, sum_to
 
 
+_functional = None
+
+
 def F():
-    """The functional API, imported late (it imports this module)."""
-    from ..ops import functional
-    return functional
+    """The functional API, looked up on first use (it imports this module, so not at import time)."""
+    global _functional
+    if _functional is None:
+        from ..ops import functional
+        _functional = functional
+    return _functional
 
 
 def sym_elementwise(fn):
@@ -34,7 +41,6 @@ class _Binary(Primitive):
 
     def __call__(self, x, y):
         x, y = binary_operands(self.name, x, y, self.float_result)
-        from ..interpreters.stack import bind
         return bind(self, x, y)
 
     def explain_failure(self, exc, args):
@@ -54,7 +60,6 @@ class _Unary(Primitive):
     float_only = False
 
     def __call__(self, x):
-        from ..interpreters.stack import bind
         from .operands import as_operand
         x = as_operand(self.name, x, "x")
         if self.float_only and not isinstance(x, float) and getattr(x, "dtype", None) is not None \

@@ -13,6 +13,7 @@ import numpy as np
 
 from .. import dtype as mstype
 from ..tensor import Tensor, _describe
+from . import math as _math          # for F(), the functional API, looked up at call time
 
 _SCALARS = (bool, int, float, np.bool_, np.integer, np.floating)
 
@@ -33,6 +34,23 @@ def as_operand(op_name: str, value, position: str):
 
 def binary_operands(op_name: str, x, y, float_result: bool = False):
     """Check and promote the operands of an elementwise binary op; returns (x, y)."""
+    # the common cases first, with no work: two tensors of one dtype, a float tensor and a float
+    if isinstance(x, Tensor):
+        kind = x._data.dtype.kind
+        if isinstance(y, Tensor):
+            if x._data.dtype == y._data.dtype and (kind == "f" or not float_result):
+                return x, y
+        elif type(y) is float and kind == "f":
+            return x, y
+        elif type(y) is int and not float_result:
+            if kind == "f":
+                return x, float(y)          # a weak float constant, as the general path makes it
+            if kind in "iu":
+                return x, y
+    return _promote(op_name, x, y, float_result)
+
+
+def _promote(op_name: str, x, y, float_result: bool):
     from ..ops import functional as F
 
     x = as_operand(op_name, x, "x")
@@ -55,7 +73,7 @@ def binary_operands(op_name: str, x, y, float_result: bool = False):
         x = _scalar_for(x, target)
     else:
         x = Tensor(x)
-        return binary_operands(op_name, x, y, float_result)
+        return _promote(op_name, x, y, float_result)
     if target is not None:
         if xt and x._data.dtype != target.np_dtype:
             x = F.cast(x, target)
@@ -81,7 +99,7 @@ def sum_to(g, like):
     """Sum the broadcast gradient ``g`` back to the shape and dtype of ``like`` (None for scalars)."""
     if not isinstance(like, Tensor):
         return None
-    from ..ops import functional as F
+    F = _math.F()
 
     shape = like.shape
     gshape = g.shape
@@ -93,7 +111,7 @@ def sum_to(g, like):
             g = F.sum(g, axes, keepdims=False)
         if g.shape != shape:
             g = F.reshape(g, shape)
-    if g.dtype is not like.dtype:
+    if g._data.dtype is not like._data.dtype and g.dtype is not like.dtype:
         g = F.cast(g, like.dtype)
     return g
 

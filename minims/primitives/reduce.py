@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..interpreters.stack import bind
 from .base import Primitive
 from .math import F
 from .operands import normalize_axis
@@ -19,7 +20,6 @@ class _Reduce(Primitive):
         self.keep_dims = bool(keep_dims)
 
     def __call__(self, x, axis=()):
-        from ..interpreters.stack import bind
         from .operands import as_operand
         x = as_operand(self.name, x, "x")
         return bind(self, x, normalize_axis(self.name, axis, len(x.shape)))
