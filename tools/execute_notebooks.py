@@ -17,6 +17,7 @@ re-running it on unchanged chapters changes no bytes (given seeded, timing-free 
 A cell that raises stops the run with an error, unless it carries the ``raises-exception`` tag.
 """
 import os
+import re
 import sys
 import time
 from pathlib import Path
@@ -25,6 +26,28 @@ import nbformat
 from nbclient import NotebookClient
 
 ROOT = Path(__file__).resolve().parent.parent
+
+
+_PATHS = [
+    (re.compile(re.escape(str(ROOT)) + r"/"), ""),                              # the checkout
+    (re.compile(r"/[^\s'\"\x1b:]*/(site-packages|lib/python3\.\d+)/"), r"<python>/\1/"),  # installs
+]
+
+
+def _strip_paths(text: str) -> str:
+    """Machine paths out of stored outputs (tracebacks, warnings): they differ per machine."""
+    for pattern, repl in _PATHS:
+        text = pattern.sub(repl, text)
+    return text
+
+
+def _sanitize(cell) -> None:
+    for out in cell.get("outputs", []):
+        if out.get("output_type") == "stream":
+            out["text"] = _strip_paths(out["text"])
+        elif out.get("output_type") == "error":
+            out["traceback"] = [_strip_paths(line) for line in out["traceback"]]
+            out["evalue"] = _strip_paths(out["evalue"])
 
 
 def _ignored(cell) -> bool:
@@ -53,6 +76,8 @@ def execute(path: Path, refresh_ignored: bool = False) -> float:
     ).execute()
     for i, outputs in kept.items():
         nb.cells[i].outputs = outputs
+    for cell in nb.cells:
+        _sanitize(cell)
     nb.metadata.get("language_info", {}).pop("version", None)  # Python patch-version noise
     nbformat.write(nb, path)
     return time.perf_counter() - t0

@@ -26,9 +26,10 @@ def warn_hooks_ignored(what: str) -> None:
     if not _warned_graph_mode:
         _warned_graph_mode = True
         import warnings
+        from ..graph.staging import user_stacklevel
         warnings.warn(f"{what}: hooks are not effective in Graph mode or inside a jit-compiled "
                       "function; they are skipped. Use PyNative mode to debug with hooks.",
-                      UserWarning, stacklevel=3)
+                      UserWarning, stacklevel=user_stacklevel())
 
 
 class HookError(MinimsError, TypeError):

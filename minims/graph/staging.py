@@ -49,6 +49,14 @@ def user_location() -> str:
     return "(unknown location)"
 
 
+def user_stacklevel() -> int:
+    """The ``stacklevel`` that makes a warning point at the innermost frame outside minims."""
+    frame, level = sys._getframe(1), 1
+    while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(_MINIMS_DIR + os.sep):
+        frame, level = frame.f_back, level + 1
+    return level
+
+
 _active: list = []          # StagingTraces being recorded, innermost last
 
 
