@@ -3,6 +3,10 @@
 #   make lab        JupyterLab on chapters/ (LAB_ARGS="--no-browser --port=8889" to pass options)
 #   make test       unit tests + every chapter under nbval + notebook-metadata check (PYTEST_ARGS="-x -k grad")
 #   make notebooks  re-execute chapters in place, refreshing the outputs nbval compares (NOTEBOOKS=chapters/x.ipynb)
+#   make binder-check   build a fresh env from binder/ alone (as mybinder would) and execute every chapter in it
+#                       (BINDER_VENV=dir keeps that env and reuses it while binder/ and the pins are unchanged)
+#   make browser-check  every chapter in JupyterLab in headless Chromium: Run All, `CHAPTER OK`, a screenshot each
+#                       (needs Debian's chromium: apt-get install -y chromium; SHOTS=dir for the screenshots)
 #   make clean      remove .venv and caches
 
 VENV ?= .venv
@@ -11,10 +15,11 @@ VENV ?= .venv
 export OPENBLAS_NUM_THREADS ?= 1
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
+BROWSER_STAMP := $(VENV)/.installed-browser
 # jupyter refuses to run as root without --allow-root (root is the user on CI and these machines)
 ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root)
 
-.PHONY: install lab test notebooks clean
+.PHONY: install lab test notebooks binder-check browser-check clean
 
 install: $(STAMP)
 
@@ -34,6 +39,17 @@ test: $(STAMP)
 
 notebooks: $(STAMP)
 	$(PY) tools/execute_notebooks.py $(NOTEBOOKS)
+
+binder-check:
+	bash tools/binder_check.sh $(if $(BINDER_VENV),--venv $(BINDER_VENV))
+
+# the `browser` extra (playwright) on top of the dev install; redone whenever that is
+$(BROWSER_STAMP): $(STAMP)
+	$(PY) -m pip install -q -e ".[dev,browser]" -c constraints.txt
+	touch $@
+
+browser-check: $(BROWSER_STAMP)
+	$(PY) tools/browser_check.py $(if $(SHOTS),--out $(SHOTS)) $(BROWSER_ARGS)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis
