@@ -11,28 +11,10 @@ import minims.ops as ops
 from minims import Parameter, Tensor
 from minims import dtype as mstype
 from minims.interpreters import stack
-
-
-class MatMulWithBprop(nn.Cell):
-    def __init__(self):
-        super().__init__()
-        self.matmul = ops.MatMul()
-
-    def construct(self, x, y):
-        return self.matmul(x, y)
-
-    def bprop(self, x, y, out, dout):
-        return x + 1, y + 1
-
-
-class GradNet(nn.Cell):
-    def __init__(self, net):
-        super().__init__()
-        self.net = net
-        self.grad_op = ops.GradOperation(get_all=True)
-
-    def construct(self, x, y):
-        return self.grad_op(self.net)(x, y)
+from seed_cells import GradNet, NetWithParam, ReluNet
+from seed_cells import MatMulBpropNet as MatMulWithBprop
+from seed_cells import Relu6Net as Relu6WithBprop
+from seed_cells import XYYNet as XYY
 
 
 def test_matmul_bprop_example_prints_as_the_page():
@@ -45,29 +27,6 @@ def test_matmul_bprop_example_prints_as_the_page():
         "[[ 1.00999999e+00,  1.29999995e+00,  2.09999990e+00],\n"
         " [ 1.10000002e+00,  1.20000005e+00,  2.29999995e+00],\n"
         " [ 3.09999990e+00,  2.20000005e+00,  4.30000019e+00]]))")
-
-
-class ReluNet(nn.Cell):
-    def __init__(self):
-        super().__init__()
-        self.relu = ops.ReLU()
-
-    def construct(self, x):
-        return self.relu(x)
-
-
-class Relu6WithBprop(nn.Cell):
-    def __init__(self):
-        super().__init__()
-        self.relu6 = ops.ReLU6()
-        self.relu = ReluNet()
-
-    def construct(self, x):
-        return self.relu6(x)
-
-    def bprop(self, x, out, dout):
-        dx = self.relu(x)
-        return (dx,)
 
 
 class Relu6Plain(nn.Cell):
@@ -140,32 +99,10 @@ def test_hook_backward_rejects_a_non_callable():
         ops.HookBackward(3)
 
 
-class XYY(nn.Cell):
-    def construct(self, x, y):
-        z = x * y
-        return z * y
-
-    def bprop(self, x, y, out, dout):
-        return x + y, x * y
-
-
 def test_debugging_page_custom_bprop_example():
     out = ops.GradOperation(get_all=True)(XYY())(Tensor(1, ms.float32), Tensor(2, ms.float32))
     assert str(out) == ("(Tensor(shape=[], dtype=Float32, value= 3), "
                         "Tensor(shape=[], dtype=Float32, value= 2))")
-
-
-class NetWithParam(nn.Cell):
-    def __init__(self):
-        super().__init__()
-        self.w = Parameter(Tensor(np.array([2.0], dtype=np.float32)), name="weight")
-        self.internal_params = [self.w]
-
-    def construct(self, x):
-        return self.w * x
-
-    def bprop(self, *args):
-        return (self.w * args[-1],), {self.w: args[0] * args[-1]}
 
 
 def test_internal_params_give_parameter_gradients():

@@ -15,6 +15,8 @@ import minims.ops as ops
 from minims import Parameter, Tensor, context, jit, ms_function
 from minims.graph import StaticGraphError
 from minims.interpreters import stack
+from seed_cells import MatMulBpropNet as MatMulBprop
+from seed_cells import TensorAddNet
 
 
 @pytest.fixture(autouse=True)
@@ -26,16 +28,6 @@ def pynative_afterwards():
 
 def ones44():
     return Tensor(np.ones([4, 4]).astype(np.float32))
-
-
-class TensorAddNet(nn.Cell):
-    def __init__(self):
-        super().__init__()
-        self.add = ops.Add()
-
-    @ms_function
-    def construct(self, x, y):
-        return self.add(x, y)
 
 
 def test_ms_function_on_construct_as_the_debugging_page():
@@ -276,18 +268,6 @@ def test_hooks_are_not_effective_in_graph_mode_with_one_warning(monkeypatch):
     assert sum("not effective in Graph mode" in str(w.message) for w in caught) == 1
     inner(Tensor([1.0]))                         # PyNative still runs the hook
     assert calls == ["Inner(Inner)"]
-
-
-class MatMulBprop(nn.Cell):
-    def __init__(self):
-        super().__init__()
-        self.matmul = ops.MatMul()
-
-    def construct(self, x, y):
-        return self.matmul(x, y)
-
-    def bprop(self, x, y, out, dout):
-        return x + 1, y + 1
 
 
 def test_custom_bprop_is_staged_in_graph_mode():

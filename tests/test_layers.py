@@ -25,6 +25,7 @@ from minims import Tensor
 from minims import context
 from minims.ops import GradOperation
 from minims.testing import check_grads
+from seed_cells import Threshold
 
 F64 = ms.float64
 
@@ -623,18 +624,6 @@ def test_set_train_and_phase():
     assert net.phase == "train" and net.bn.phase == "train"
     net.set_train(False)
     assert net.phase == "predict" and net.bn.training is False
-
-
-class Threshold(nn.Cell):
-    def __init__(self, threshold, value):
-        super().__init__()
-        self.threshold = threshold
-        self.value = value
-
-    def construct(self, inputs):
-        cond = ops.gt(inputs, self.threshold)
-        value = ops.fill(inputs.dtype, inputs.shape, self.value)
-        return ops.select(cond, inputs, value)
 
 
 def test_threshold_example_prints_as_the_page():

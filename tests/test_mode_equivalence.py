@@ -40,6 +40,8 @@ from minims import dtype as mstype
 from minims.graph import is_staging
 from minims.interpreters import stack
 from minims.testing import MODE_FAMILIES, ModeResults, check_modes
+from seed_cells import (GradNet, IFNode, MatMulBpropNet, NetWithParam, Relu6Net, ReluNet,  # noqa: E402
+                        TensorAddNet, Threshold, XYYNet, relusigmoid)
 
 
 @pytest.fixture(autouse=True)
@@ -70,32 +72,6 @@ def every_gradient_mode_is(result, expected):
 
 # ===== 1. the documentation's examples ================================================================
 # ----- seed 000: Customizing bprop Function of Cell -------------------------------------------------
-class MatMulBpropNet(nn.Cell):
-    def __init__(self):
-        super().__init__()
-        self.matmul = ops.MatMul()
-
-    def construct(self, x, y):
-        out = self.matmul(x, y)
-        return out
-
-    def bprop(self, x, y, out, dout):
-        dx = x + 1
-        dy = y + 1
-        return dx, dy
-
-
-class GradNet(nn.Cell):
-    def __init__(self, net):
-        super().__init__()
-        self.net = net
-        self.grad_op = ops.GradOperation(get_all=True)
-
-    def construct(self, x, y):
-        gradient_function = self.grad_op(self.net)
-        return gradient_function(x, y)
-
-
 X000 = np.array([[0.5, 0.6, 0.4], [1.2, 1.3, 1.1]])
 Y000 = np.array([[0.01, 0.3, 1.1], [0.1, 0.2, 1.3], [2.1, 1.2, 3.3]])
 
@@ -120,29 +96,6 @@ def test_seed000_gradnet_cell_in_every_mode():
         assert_values(result[mode], [x64 + 1, y64 + 1])
 
 
-class ReluNet(nn.Cell):
-    def __init__(self):
-        super().__init__()
-        self.relu = ops.ReLU()
-
-    def construct(self, x):
-        return self.relu(x)
-
-
-class Relu6Net(nn.Cell):
-    def __init__(self):
-        super().__init__()
-        self.relu6 = ops.ReLU6()
-        self.relu = ReluNet()
-
-    def construct(self, x):
-        return self.relu6(x)
-
-    def bprop(self, x, out, dout):
-        dx = self.relu(x)
-        return (dx, )
-
-
 def test_seed000_relu6_with_bprop_second_order_in_every_mode():
     x = Tensor([[0.5, 0.6, 0.4], [1.2, 1.3, 1.1]], dtype=mstype.float32)
     result = check_modes(Relu6Net(), x, argnums=0)
@@ -156,38 +109,6 @@ def test_seed000_relu6_with_bprop_second_order_in_every_mode():
 def test_seed000_relu6_with_bprop_on_mixed_signs():
     x = Tensor([[-0.5, 0.6, 7.0], [1.2, -1.3, 6.5]], dtype=mstype.float64)
     check_modes(Relu6Net(), x)
-
-
-class relusigmoid(nn.Cell):  # noqa: N801 - the page's name
-    def __init__(self):
-        super().__init__()
-        self.sigmoid = ops.Sigmoid()
-        self.greater = ops.Greater()
-
-    def construct(self, x):
-        spike = self.greater(x, 0)
-        return spike.astype(ms.float32)
-
-    def bprop(self, x, out, dout):
-        sgax = self.sigmoid(x * 5.0)
-        grad_x = dout * (1 - sgax) * sgax * 5.0
-        return (grad_x,)
-
-
-class IFNode(nn.Cell):
-    def __init__(self, v_threshold=1.0, fire=True, surrogate_function=relusigmoid()):
-        super().__init__()
-        self.v_threshold = v_threshold
-        self.fire = fire
-        self.surrogate_function = surrogate_function
-
-    def construct(self, x, v):
-        v = v + x
-        if self.fire:
-            spike = self.surrogate_function(v - self.v_threshold) * self.v_threshold
-            v -= spike
-            return spike, v
-        return v, v
 
 
 SNN_X = np.array([[0.3, 1.4, -0.2], [0.9, 0.05, 2.0]])
@@ -214,18 +135,6 @@ def test_seed000_surrogate_gradient_is_the_sigmoid_derivative_in_every_mode():
 
 
 # ----- seed 002: Custom Neural Network Layers ---------------------------------------------------------
-class Threshold(nn.Cell):
-    def __init__(self, threshold, value):
-        super().__init__()
-        self.threshold = threshold
-        self.value = value
-
-    def construct(self, inputs):
-        cond = ops.gt(inputs, self.threshold)
-        value = ops.fill(inputs.dtype, inputs.shape, self.value)
-        return ops.select(cond, inputs, value)
-
-
 def test_seed002_threshold_in_every_mode():
     """In float64 from the start: float32's 0.1 converted to float64 is 0.10000000149 > 0.1, which
     would keep inputs[0] instead of replacing it as the page does."""
@@ -242,20 +151,6 @@ def test_seed002_threshold_keeps_float32_without_conversion():
     result = check_modes(Threshold(0.1, 20), ms.Tensor([0.1, 0.2, 0.3], ms.float32), float64=False)
     assert result["GRAPH_MODE f"][0].dtype == np.float32
     np.testing.assert_array_equal(result["jit(f)"][0], np.array([20.0, 0.2, 0.3], np.float32))
-
-
-class NetWithParam(nn.Cell):
-    def __init__(self):
-        super(NetWithParam, self).__init__()
-        self.w = Parameter(Tensor(np.array([2.0], dtype=np.float32)), name='weight')
-        self.internal_params = [self.w]
-
-    def construct(self, x):
-        output = self.w * x
-        return output
-
-    def bprop(self, *args):
-        return (self.w * args[-1],), {self.w: args[0] * args[-1]}
 
 
 def test_seed002_internal_params_are_pynative_only():
@@ -295,17 +190,6 @@ def test_seed003_add_func_in_every_mode():
     result = check_modes(add_func, (x, y))
     assert_values(result["jit(f)"], [np.full((3, 3), 3.0)])
     every_gradient_mode_is(result, [np.full((3, 3), 2.0), np.ones((3, 3))])
-
-
-class TensorAddNet(nn.Cell):
-    def __init__(self):
-        super(TensorAddNet, self).__init__()
-        self.add = ops.Add()
-
-    @ms.ms_function
-    def construct(self, x, y):
-        res = self.add(x, y)
-        return res
 
 
 def test_seed003_ms_function_construct_in_every_mode():
@@ -349,21 +233,6 @@ def test_seed003_grad_operation_of_mul_with_floats():
     result = check_modes(mainf, (Tensor(1.5, mstype.float32), Tensor(-2.0, mstype.float32)))
     assert_values(result["jit(f)"], [np.array(-2.0), np.array(1.5)])
     check_modes(mul, (Tensor(1.5, mstype.float32), Tensor(-2.0, mstype.float32)))
-
-
-class XYYNet(nn.Cell):
-    def __init__(self):
-        super(XYYNet, self).__init__()
-
-    def construct(self, x, y):
-        z = x * y
-        z = z * y
-        return z
-
-    def bprop(self, x, y, out, dout):
-        x_dout = x + y
-        y_dout = x * y
-        return x_dout, y_dout
 
 
 def test_seed003_custom_bprop_xyy_in_every_mode():
