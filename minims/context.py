@@ -2,9 +2,14 @@
 
 minims always computes on the CPU with NumPy.  ``device_target="GPU"`` or ``"Ascend"`` is accepted
 so that documentation code runs unchanged, with a single warning that the CPU is used instead.
+
+``fast_path=True`` (or ``MINIMS_FAST=1`` in the environment when minims is imported) routes the hot
+primitives to optional Numba kernels (``minims.fast``); without Numba it warns once, stays on the
+NumPy path, and ``get_context("fast_path")`` reads back ``False``.
 """
 from __future__ import annotations
 
+import os
 import warnings
 
 import numpy as np
@@ -24,6 +29,7 @@ _state = {
     "save_graphs": False,
     "save_graphs_path": ".",
     "check_nan": False,
+    "fast_path": False,
 }
 _warned_devices: set = set()
 
@@ -51,6 +57,10 @@ def set_context(**kwargs):
                     "computed on the CPU.", UserWarning, stacklevel=2)
         elif key in ("pynative_synchronize", "save_graphs", "check_nan"):
             _check_bool(key, value)
+        elif key == "fast_path":
+            _check_bool(key, value)
+            from . import fast              # light: Numba is imported only when switching on
+            value = fast._switch(value)     # False if Numba is missing (after one warning)
         elif key == "device_id":
             if not isinstance(value, int) or value < 0:
                 raise ValueError(f"set_context: device_id must be a non-negative int, got {value!r}.")
@@ -58,6 +68,13 @@ def set_context(**kwargs):
             # MindSpore has many performance knobs that mean nothing here; accept and remember them
             pass
         _state[key] = value
+
+
+def _fast_path_from_environment():
+    """``MINIMS_FAST=1`` (or true/yes/on) switches the fast path on when minims is imported."""
+    flag = os.environ.get("MINIMS_FAST", "").strip().lower()
+    if flag in ("1", "true", "yes", "on"):
+        set_context(fast_path=True)
 
 
 def get_context(attr_key):
@@ -88,3 +105,6 @@ def get_seed():
 def global_rng() -> np.random.Generator:
     """The generator every random primitive and initializer draws from."""
     return _rng
+
+
+_fast_path_from_environment()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+from ... import fast as _fast          # the fast-path switch: _fast.enabled
 from ...interpreters.stack import bind
 from ...tensor import _describe
 from ..base import Primitive
@@ -69,6 +70,10 @@ class BatchNorm(Primitive):
         return (1, x.shape[1]) + (1,) * (x.ndim - 2)
 
     def impl(self, x, scale, bias, mean, variance):
+        if _fast.enabled:                        # Numba kernel; None = not its configuration
+            out = _fast.batch_norm.batch_norm(self, x, scale, bias, mean, variance)
+            if out is not None:
+                return out
         axes, bshape = self._axes(x), self._bshape(x)
         if self.is_training:
             m = x.size // x.shape[1]

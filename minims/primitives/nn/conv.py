@@ -6,6 +6,7 @@ argument is another member with the same geometry (see the table in ``minims.pri
 from __future__ import annotations
 
 import numpy as np
+from ... import fast as _fast          # the fast-path switch: _fast.enabled
 from ...interpreters.stack import bind
 from ...tensor import Tensor
 from ..base import Primitive
@@ -174,6 +175,10 @@ class Conv2D(_ConvBase):
         return bind(self, x, weight)
 
     def impl(self, x, w):
+        if _fast.enabled:                        # Numba kernel; None = not its configuration
+            out = _fast.conv.conv2d(self, x, w)
+            if out is not None:
+                return out
         return self._conv(x, w)
 
     def bprop(self, x, w, out, dout):
@@ -203,6 +208,10 @@ class Conv2DBackpropInput(_ConvBase):
         return bind(self, dout, weight, input_size)
 
     def impl(self, dout, w, input_size):
+        if _fast.enabled:
+            out = _fast.conv.conv2d_backprop_input(self, dout, w, input_size)
+            if out is not None:
+                return out
         return self._backprop_input(dout, w, input_size)
 
     def bprop(self, dout, w, input_size, out, g):
@@ -237,6 +246,10 @@ class Conv2DBackpropFilter(_ConvBase):
         return bind(self, dout, x, filter_size)
 
     def impl(self, dout, x, filter_size):
+        if _fast.enabled:
+            out = _fast.conv.conv2d_backprop_filter(self, dout, x, filter_size)
+            if out is not None:
+                return out
         return self._backprop_filter(dout, x, filter_size)
 
     def bprop(self, dout, x, filter_size, out, g):

@@ -5,6 +5,7 @@ from __future__ import annotations
 from ...graph.staging import is_staging
 
 import numpy as np
+from ... import fast as _fast          # the fast-path switch: _fast.enabled
 from ...interpreters.stack import bind
 from ...tensor import Tensor, _describe
 from ..base import Primitive
@@ -47,6 +48,10 @@ class SoftmaxCrossEntropyWithLogits(Primitive):
         return bind(self, logits, labels)
 
     def impl(self, logits, labels):
+        if _fast.enabled:                        # Numba kernel; None = not its configuration
+            out = _fast.cross_entropy.softmax_cross_entropy(logits, labels)
+            if out is not None:
+                return out
         lsm = _log_softmax(logits)
         loss = -(labels * lsm).sum(axis=-1)
         return loss.astype(logits.dtype), (np.exp(lsm) - labels).astype(logits.dtype)
@@ -99,6 +104,10 @@ class SparseSoftmaxCrossEntropyWithLogits(Primitive):
         return np.eye(c, dtype=dtype)[labels]
 
     def impl(self, logits, labels):
+        if _fast.enabled:
+            out = _fast.cross_entropy.sparse_softmax_cross_entropy(logits, labels, self.is_grad)
+            if out is not None:
+                return out
         n, c = logits.shape
         lsm = _log_softmax(logits)
         if self.is_grad:

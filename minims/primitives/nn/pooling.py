@@ -6,6 +6,7 @@ differentiated to any order; the positions depend on ``x`` only piecewise-consta
 from __future__ import annotations
 
 import numpy as np
+from ... import fast as _fast          # the fast-path switch: _fast.enabled
 from ...interpreters.stack import bind
 from ...tensor import Tensor, _describe
 from ..base import Primitive
@@ -179,6 +180,10 @@ class MaxPool(_PoolBase):
         return bind(self, x)
 
     def impl(self, x):
+        if _fast.enabled:                        # Numba kernel; None = not its configuration
+            out = _fast.pooling.max_pool(self, x)
+            if out is not None:
+                return out
         idx, flat = self._argmax(x)
         return np.take_along_axis(flat, idx[..., None], axis=-1)[..., 0]
 
@@ -199,6 +204,10 @@ class MaxPoolGrad(_PoolBase):
         return bind(self, x, origin_output, grad)
 
     def impl(self, x, origin_output, grad):
+        if _fast.enabled:
+            out = _fast.pooling.max_pool_grad(self, x, grad)
+            if out is not None:
+                return out
         idx, _ = self._argmax(x)
         return self._scatter(x.shape, idx, grad.astype(np.result_type(x, grad), copy=False))
 
@@ -218,6 +227,10 @@ class MaxPoolGradGrad(_PoolBase):
         return bind(self, x, origin_output, grad)
 
     def impl(self, x, origin_output, grad):
+        if _fast.enabled:
+            out = _fast.pooling.max_pool_grad_grad(self, x, grad)
+            if out is not None:
+                return out
         return self._gather(x, grad)
 
     def bprop(self, x, origin_output, grad, out, g):
@@ -261,6 +274,10 @@ class AvgPool(_PoolBase):
         return bind(self, x)
 
     def impl(self, x):
+        if _fast.enabled:
+            out = _fast.pooling.avg_pool(self, x)
+            if out is not None:
+                return out
         return self._avg(x)
 
     def bprop(self, x, out, dout):
@@ -276,6 +293,10 @@ class AvgPoolGrad(_PoolBase):
         return bind(self, x, origin_output, grad)
 
     def impl(self, x, origin_output, grad):
+        if _fast.enabled:
+            out = _fast.pooling.avg_pool_grad(self, x.shape, grad)
+            if out is not None:
+                return out
         return self._avg_adjoint(x.shape, grad)
 
     def bprop(self, x, origin_output, grad, out, g):

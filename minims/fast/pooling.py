@@ -1,0 +1,237 @@
+"""Fast pooling: Numba loops over the windows instead of a copy of all of them.
+
+The NumPy path copies every window (``(N, C, Ho, Wo, kh*kw)``) to take ``argmax`` or ``sum`` over
+its last axis, and scatters gradients back with a loop over kernel taps.  Here the input is padded
+once (with -inf for max, 0 for average, exactly as the NumPy path pads) and the windows are read
+in place, one *output row* at a time: for each kernel tap (a, b), the values that tap sees across
+the row are one strided row of the padded input, and a loop over that row updates a running
+maximum (or sum) for every window of the row at once.  Looping tap-by-tap over a whole row, rather
+than window-by-window over a few taps, gives the compiler long branch-free loops to vectorise —
+2x faster than the window-by-window loop on LeNet's 2x2 pools.
+
+Conventions kept from the NumPy path (``minims.primitives.nn.pooling``):
+
+* geometry (padding, the extra rows of ``ceil_mode``, output size, the divisor of each average)
+  is asked from the primitive, so both paths agree on it by construction;
+* max pooling takes the *first* maximum in row-major tap order, exactly ``np.argmax`` over the
+  padded window: a later tap wins only if strictly greater — or if it is the first NaN
+  (``argmax`` returns the first NaN; nothing is ever greater than NaN, so it then stays);
+* gradients that land in the padding are dropped (the padded result is cropped).
+
+Every kernel loops over the (n, c) planes with ``prange`` (split over threads when
+``minims.fast.parallel`` is on): a plane's windows read and write only that plane, so no two
+threads ever touch the same element, even where windows overlap.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import prange
+
+from ._common import c_array, helper, kernel, pad, same_float
+
+__all__ = ["max_pool", "max_pool_grad", "max_pool_grad_grad", "avg_pool", "avg_pool_grad"]
+
+
+# ================================================================================================
+# kernels
+# ================================================================================================
+@helper()
+def _row_argmax(xp, n, c, i, kh, kw, sh, sw, dh, dw, best, dr, dc):
+    """Output row ``i`` of plane (n, c): ``best[j]`` = the maximum of window (i, j) of the padded
+    ``xp``, and ``(dr[j], dc[j])`` = where its first maximum is, as an offset from the window's
+    top-left corner ``(i*sh, j*sw)``.
+
+    ``dr``/``dc`` are int32, not int64: with float32 values the compare-and-select then works on
+    vectors of equally wide lanes, which made this loop 3x faster (measured on LeNet's pools).
+    Offsets rather than the tap number ``a*kw + b`` spare the callers a division per window.
+    """
+    wo = best.shape[0]
+    for a in range(kh):
+        for b in range(kw):
+            seen = xp[n, c, i * sh + a * dh, b * dw:b * dw + (wo - 1) * sw + 1:sw]   # tap (a, b), every j
+            if a == 0 and b == 0:
+                for j in range(wo):
+                    best[j] = seen[j]
+                    dr[j] = 0
+                    dc[j] = 0
+            else:
+                for j in range(wo):
+                    v, m = seen[j], best[j]
+                    take = (v > m) | ((v != v) & (m == m))      # greater, or the first NaN
+                    best[j] = v if take else m
+                    dr[j] = a * dh if take else dr[j]
+                    dc[j] = b * dw if take else dc[j]
+
+
+@kernel(parallel=True)
+def _max_pool(xp, kh, kw, sh, sw, dh, dw, ho, wo):
+    """``out[n, c, i, j]`` = the maximum of window (i, j) of the (-inf padded) plane (n, c)."""
+    n_, c_ = xp.shape[0], xp.shape[1]
+    out = np.empty((n_, c_, ho, wo), dtype=xp.dtype)
+    for nc in prange(n_ * c_):
+        n, c = nc // c_, nc % c_
+        dr, dc = np.empty(wo, dtype=np.int32), np.empty(wo, dtype=np.int32)   # (positions unused here)
+        for i in range(ho):
+            _row_argmax(xp, n, c, i, kh, kw, sh, sw, dh, dw, out[n, c, i], dr, dc)
+    return out
+
+
+@kernel(parallel=True)
+def _max_pool_grad(xp, g, dxp, kh, kw, sh, sw, dh, dw):
+    """``MaxPoolGrad`` on the padded grid: add ``g[n, c, i, j]`` at the first maximum of window
+    (i, j) of ``xp`` (a scatter) into ``dxp`` (zeros, shaped like ``xp``, from the caller — see
+    ``_common.pad``); the caller crops the padding away."""
+    n_, c_ = xp.shape[0], xp.shape[1]
+    ho, wo = g.shape[2], g.shape[3]
+    for nc in prange(n_ * c_):
+        n, c = nc // c_, nc % c_
+        best = np.empty(wo, dtype=xp.dtype)
+        dr, dc = np.empty(wo, dtype=np.int32), np.empty(wo, dtype=np.int32)
+        for i in range(ho):
+            _row_argmax(xp, n, c, i, kh, kw, sh, sw, dh, dw, best, dr, dc)
+            for j in range(wo):
+                dxp[n, c, i * sh + dr[j], j * sw + dc[j]] += g[n, c, i, j]
+    return dxp
+
+
+@kernel(parallel=True)
+def _max_pool_grad_grad(xp, gp, kh, kw, sh, sw, dh, dw, ho, wo):
+    """``MaxPoolGradGrad``: read the (zero padded) ``gp`` at the first maximum of each window of
+    ``xp`` (a gather) — the adjoint of the scatter above."""
+    n_, c_ = xp.shape[0], xp.shape[1]
+    out = np.empty((n_, c_, ho, wo), dtype=xp.dtype)
+    for nc in prange(n_ * c_):
+        n, c = nc // c_, nc % c_
+        best = np.empty(wo, dtype=xp.dtype)
+        dr, dc = np.empty(wo, dtype=np.int32), np.empty(wo, dtype=np.int32)
+        for i in range(ho):
+            _row_argmax(xp, n, c, i, kh, kw, sh, sw, dh, dw, best, dr, dc)
+            for j in range(wo):
+                out[n, c, i, j] = gp[n, c, i * sh + dr[j], j * sw + dc[j]]
+    return out
+
+
+@kernel(parallel=True)
+def _avg_pool(xp, divisor, kh, kw, sh, sw, dh, dw):
+    """``out[n, c, i, j]`` = (sum of window (i, j) of the zero padded ``xp``) / ``divisor[i, j]``."""
+    n_, c_ = xp.shape[0], xp.shape[1]
+    ho, wo = divisor.shape
+    out = np.empty((n_, c_, ho, wo), dtype=xp.dtype)
+    for nc in prange(n_ * c_):
+        n, c = nc // c_, nc % c_
+        total = np.empty(wo, dtype=np.float64)          # float64 sums: free here, never less exact
+        for i in range(ho):
+            total[:] = 0.0
+            for a in range(kh):
+                for b in range(kw):
+                    seen = xp[n, c, i * sh + a * dh, b * dw:b * dw + (wo - 1) * sw + 1:sw]
+                    for j in range(wo):
+                        total[j] += seen[j]
+            for j in range(wo):
+                out[n, c, i, j] = total[j] / divisor[i, j]
+    return out
+
+
+@kernel(parallel=True)
+def _avg_pool_grad(g, divisor, dxp, kh, kw, sh, sw, dh, dw):
+    """``AvgPoolGrad`` on the padded grid: spread ``g[n, c, i, j] / divisor[i, j]`` over window
+    (i, j) (the transpose of ``_avg_pool``) into ``dxp`` (zeros from the caller); the caller crops
+    the padding away."""
+    n_, c_, ho, wo = g.shape
+    for nc in prange(n_ * c_):
+        n, c = nc // c_, nc % c_
+        share = np.empty(wo, dtype=g.dtype)   # rounded to g's dtype before adding, as the NumPy path
+        for i in range(ho):
+            for j in range(wo):
+                share[j] = g[n, c, i, j] / divisor[i, j]
+            for a in range(kh):
+                for b in range(kw):
+                    dst = dxp[n, c, i * sh + a * dh, b * dw:b * dw + (wo - 1) * sw + 1:sw]
+                    for j in range(wo):
+                        dst[j] += share[j]
+    return dxp
+
+
+# ================================================================================================
+# wrappers: the primitive's geometry in, a NumPy array (or None: "use the NumPy path") out
+# ================================================================================================
+def _window(prim, hw):
+    """``(pads incl. the ceil_mode rows, (kh, kw, sh, sw, dh, dw), (ho, wo))`` for input size ``hw``."""
+    (pt, pb, pl, pr), extra, out_hw = prim._geometry(hw)
+    (kh, kw), (sh, sw), (dh, dw) = prim.kernel_size, prim.strides, prim._dilation
+    return (pt, pb + extra[0], pl, pr + extra[1]), (kh, kw, sh, sw, dh, dw), out_hw
+
+
+def _crop(xp, pads, hw):
+    """The input region of a padded array (a contiguous copy only when there is padding)."""
+    pt, _, pl, _ = pads
+    if xp.shape[2:] == tuple(hw):
+        return xp
+    return np.ascontiguousarray(xp[:, :, pt:pt + hw[0], pl:pl + hw[1]])
+
+
+def max_pool(prim, x):
+    if not same_float(x):
+        return None
+    pads, geo, (ho, wo) = _window(prim, x.shape[2:])
+    return _max_pool(pad(c_array(x), pads, -np.inf), *geo, ho, wo)
+
+
+def max_pool_grad(prim, x, grad):
+    if not same_float(x, grad):
+        return None
+    pads, geo, _ = _window(prim, x.shape[2:])
+    xp = pad(c_array(x), pads, -np.inf)
+    dxp = _max_pool_grad(xp, c_array(grad), np.zeros(xp.shape, dtype=xp.dtype), *geo)
+    return _crop(dxp, pads, x.shape[2:])
+
+
+def max_pool_grad_grad(prim, x, grad):
+    if not same_float(x, grad):
+        return None
+    pads, geo, (ho, wo) = _window(prim, x.shape[2:])
+    return _max_pool_grad_grad(pad(c_array(x), pads, -np.inf), pad(c_array(grad), pads, 0.0), *geo, ho, wo)
+
+
+def _divisor(prim, hw, out_hw):
+    """What each window divides by, as the primitive decides it, as a float64 ``(Ho, Wo)`` array."""
+    return np.ascontiguousarray(np.broadcast_to(prim._divisor(hw), out_hw), dtype=np.float64)
+
+
+def avg_pool(prim, x):
+    if not same_float(x):
+        return None
+    pads, geo, out_hw = _window(prim, x.shape[2:])
+    return _avg_pool(pad(c_array(x), pads, 0.0), _divisor(prim, x.shape[2:], out_hw), *geo)
+
+
+def avg_pool_grad(prim, x_shape, grad):
+    if not same_float(grad):
+        return None
+    hw = tuple(x_shape[2:])
+    pads, geo, out_hw = _window(prim, hw)
+    padded = tuple(grad.shape[:2]) + (hw[0] + pads[0] + pads[1], hw[1] + pads[2] + pads[3])
+    dxp = _avg_pool_grad(c_array(grad), _divisor(prim, hw, out_hw), np.zeros(padded, dtype=grad.dtype), *geo)
+    return _crop(dxp, pads, hw)
+
+
+# ================================================================================================
+# warm-up: one tiny call per kernel (compiles it, or loads it from the disk cache)
+# ================================================================================================
+def _examples():
+    geo = (2, 2, 2, 2, 1, 1)
+    div = np.ones((1, 1))
+
+    def z(dtype, *shape):
+        return np.zeros(shape, dtype)
+
+    return [
+        ("pooling.max_pool", _max_pool, lambda d: _max_pool(z(d, 1, 1, 2, 2), *geo, 1, 1)),
+        ("pooling.max_pool_grad", _max_pool_grad,
+         lambda d: _max_pool_grad(z(d, 1, 1, 2, 2), z(d, 1, 1, 1, 1), z(d, 1, 1, 2, 2), *geo)),
+        ("pooling.max_pool_grad_grad", _max_pool_grad_grad,
+         lambda d: _max_pool_grad_grad(z(d, 1, 1, 2, 2), z(d, 1, 1, 2, 2), *geo, 1, 1)),
+        ("pooling.avg_pool", _avg_pool, lambda d: _avg_pool(z(d, 1, 1, 2, 2), div, *geo)),
+        ("pooling.avg_pool_grad", _avg_pool_grad,
+         lambda d: _avg_pool_grad(z(d, 1, 1, 1, 1), div, z(d, 1, 1, 2, 2), *geo)),
+    ]
