@@ -1,0 +1,68 @@
+"""The workloads of issue 6 (W1-W5), each a module with ``variants(env) -> list[Variant]``.
+
+A *variant* is one table: W1 has two (forward; forward + gradient), the others one each.  Every
+variant lists its peers (``benchmarks.timing.Peer``), the peers it could not run and why, the extra
+ratios worth printing, and the issue's targets that concern it.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..checks import DEFAULT_TOL
+from ..peers import GRAPH, NUMBA, NUMPY, PYNATIVE, TORCH, FastPath, chain_contexts
+from ..timing import Peer
+
+
+@dataclass
+class Env:
+    torch: Any                  # the torch module, or None
+    torch_reason: str
+    fast: FastPath
+    quick: bool
+
+
+@dataclass
+class Target:
+    """``numerator / denominator <= limit`` (medians), as the issue states it."""
+    text: str
+    numerator: str
+    denominator: str
+    limit: float
+
+
+@dataclass
+class Variant:
+    key: str                    # "W1.forward"
+    workload: str               # "W1"
+    title: str
+    unit: str                   # how medians are printed, e.g. "us/op"
+    scale: float                # seconds -> unit, e.g. 1e6
+    per: int                    # timed call = ``per`` units (W1: a chain of 200 ops)
+    peers: list
+    unavailable: dict = field(default_factory=dict)
+    tol: float = DEFAULT_TOL
+    ratios: list = field(default_factory=list)      # (label, numerator, denominator)
+    targets: list = field(default_factory=list)
+    notes: list = field(default_factory=list)
+
+
+def standard_peers(env: Env, pynative, graph, numpy, torch_factory):
+    """The five standard columns from ``(make, outputs)`` pairs (``graph`` may add a third item, a
+    context factory such as ``graph_mode``); ``torch_factory(torch)`` gives the PyTorch pair.
+    Returns ``(peers, unavailable)``: the Numba and PyTorch columns go to ``unavailable``, with the
+    reason, when they cannot run."""
+    off = env.fast.off
+    peers = [Peer(PYNATIVE, *pynative, context=off),
+             Peer(GRAPH, *graph[:2], context=chain_contexts(off, graph[2]) if len(graph) > 2 else off)]
+    unavailable = {}
+    if env.fast.available:
+        peers.append(Peer(NUMBA, *pynative, context=env.fast.on))
+    else:
+        unavailable[NUMBA] = env.fast.how
+    peers.append(Peer(NUMPY, *numpy))
+    if env.torch is not None:
+        peers.append(Peer(TORCH, *torch_factory(env.torch)))
+    else:
+        unavailable[TORCH] = env.torch_reason
+    return peers, unavailable
