@@ -29,6 +29,7 @@ from minims.common.initializer import TruncatedNormal
 from minims.dataset import load_digits
 
 from . import Env, Target, Variant, standard_peers
+from .numpy_dense import dense_head_loss_and_grads
 from ..peers import GRAPH, NUMPY, NUMBA, PYNATIVE, TORCH, graph_mode
 
 BATCH = 32
@@ -175,26 +176,8 @@ class NumpyLeNet:
         r2 = np.maximum(c2, 0)
         m2, i2 = pool_forward(r2)
         f = m2.reshape(n, -1)
-        h1 = f @ p["fc1.weight"].T + p["fc1.bias"]
-        a1 = np.maximum(h1, 0)
-        h2 = a1 @ p["fc2.weight"].T + p["fc2.bias"]
-        a2 = np.maximum(h2, 0)
-        z = a2 @ p["fc3.weight"].T + p["fc3.bias"]
-        # softmax cross-entropy, mean over the batch
-        shifted = z - z.max(axis=1, keepdims=True)
-        e = np.exp(shifted)
-        s = e.sum(axis=1, keepdims=True)
-        rows = np.arange(n)
-        loss = -(shifted[rows, labels] - np.log(s[:, 0])).mean()
-        dz = e / s
-        dz[rows, labels] -= 1
-        dz /= n
-        g = {"fc3.weight": dz.T @ a2, "fc3.bias": dz.sum(axis=0)}
-        dh2 = (dz @ p["fc3.weight"]) * (h2 > 0)
-        g["fc2.weight"], g["fc2.bias"] = dh2.T @ a1, dh2.sum(axis=0)
-        dh1 = (dh2 @ p["fc2.weight"]) * (h1 > 0)
-        g["fc1.weight"], g["fc1.bias"] = dh1.T @ f, dh1.sum(axis=0)
-        dm2 = (dh1 @ p["fc1.weight"]).reshape(m2.shape)
+        loss, g, df = dense_head_loss_and_grads(f, p, labels)
+        dm2 = df.reshape(m2.shape)
         dc2 = pool_backward(dm2, i2) * (c2 > 0)
         g["conv2.weight"], dm1 = conv_backward(dc2, cols2, p["conv2.weight"], m1.shape, need_dx=True)
         dc1 = pool_backward(dm1, i1) * (c1 > 0)

@@ -16,6 +16,7 @@ import minims.nn as nn
 from minims import Tensor
 
 from . import Env, Target, Variant, standard_peers
+from .numpy_dense import dense_head_loss_and_grads
 from ..peers import NUMPY, PYNATIVE, graph_mode
 
 BATCH, SIZES, LR = 256, (784, 512, 512, 10), 0.01
@@ -86,25 +87,7 @@ class NumpyMLP:
 
     def step(self, x, labels):
         p = self.p
-        n = x.shape[0]
-        h1 = x @ p["fc1.weight"].T + p["fc1.bias"]
-        a1 = np.maximum(h1, 0)
-        h2 = a1 @ p["fc2.weight"].T + p["fc2.bias"]
-        a2 = np.maximum(h2, 0)
-        z = a2 @ p["fc3.weight"].T + p["fc3.bias"]
-        shifted = z - z.max(axis=1, keepdims=True)
-        e = np.exp(shifted)
-        s = e.sum(axis=1, keepdims=True)
-        rows = np.arange(n)
-        loss = -(shifted[rows, labels] - np.log(s[:, 0])).mean()
-        dz = e / s
-        dz[rows, labels] -= 1
-        dz /= n
-        g = {"fc3.weight": dz.T @ a2, "fc3.bias": dz.sum(axis=0)}
-        dh2 = (dz @ p["fc3.weight"]) * (h2 > 0)
-        g["fc2.weight"], g["fc2.bias"] = dh2.T @ a1, dh2.sum(axis=0)
-        dh1 = (dh2 @ p["fc2.weight"]) * (h1 > 0)
-        g["fc1.weight"], g["fc1.bias"] = dh1.T @ x, dh1.sum(axis=0)
+        loss, g, _ = dense_head_loss_and_grads(x, p, labels)
         for k, gk in g.items():
             p[k] -= LR * gk
         return loss, g
