@@ -5,6 +5,7 @@ Peer names (the table's columns):
 * ``minims PyNative`` — minims as a learner uses it (eager); the reference of every check;
 * ``minims Graph``    — the same code compiled (``jit``, or ``GRAPH_MODE`` for Cells);
 * ``minims + Numba``  — minims PyNative with the Numba fast path on (see FAST-PATH HOOK below);
+* ``minims + Numba, Graph`` — minims Graph with the fast path on;
 * ``NumPy by hand``   — forward and backward written out in NumPy, same math, same float32;
 * ``PyTorch eager``   — PyTorch CPU, when ``import torch`` works.
 
@@ -34,6 +35,7 @@ import minims as ms
 PYNATIVE = "minims PyNative"
 GRAPH = "minims Graph"
 NUMBA = "minims + Numba"
+NUMBA_GRAPH = "minims + Numba, Graph"   # a variant: ranked right after its base column
 NUMPY = "NumPy by hand"
 TORCH = "PyTorch eager"
 

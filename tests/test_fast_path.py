@@ -248,7 +248,7 @@ def test_the_parallel_versions_agree_and_have_their_own_cache_entries(monkeypatc
     assert_close(*both_paths(run), np.float32)
     splittable = [k for _, k, _ in fast._kernels() if k.splittable]
     used = [k for k in splittable if k._parallel is not None]
-    assert {k.__name__ for k in used} >= {"_im2col", "_col2im", "_pad_into", "_max_pool", "_max_pool_grad",
+    assert {k.__name__ for k in used} >= {"_im2col", "_col2im", "_pad_into", "_max_pool_where", "_scatter_at",
                                             "_avg_pool", "_avg_pool_grad", "_bn_training"}
     for k in used:      # a cache file of its own: serial processes never load parallel code
         assert k._parallel.py_func.__qualname__ == k.py_func.__qualname__ + "_parallel"

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..checks import DEFAULT_TOL
-from ..peers import GRAPH, NUMBA, NUMPY, PYNATIVE, TORCH, FastPath, chain_contexts
+from ..peers import GRAPH, NUMBA, NUMBA_GRAPH, NUMPY, PYNATIVE, TORCH, FastPath, chain_contexts
 from ..timing import Peer
 
 
@@ -58,8 +58,10 @@ def standard_peers(env: Env, pynative, graph, numpy, torch_factory):
     unavailable = {}
     if env.fast.available:
         peers.append(Peer(NUMBA, *pynative, context=env.fast.on))
+        peers.append(Peer(NUMBA_GRAPH, *graph[:2],
+                          context=chain_contexts(env.fast.on, graph[2]) if len(graph) > 2 else env.fast.on))
     else:
-        unavailable[NUMBA] = env.fast.how
+        unavailable[NUMBA] = unavailable[NUMBA_GRAPH] = env.fast.how
     peers.append(Peer(NUMPY, *numpy))
     if env.torch is not None:
         peers.append(Peer(TORCH, *torch_factory(env.torch)))

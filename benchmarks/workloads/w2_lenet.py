@@ -30,7 +30,7 @@ from minims.dataset import load_digits
 
 from . import Env, Target, Variant, standard_peers
 from .numpy_dense import dense_head_loss_and_grads
-from ..peers import GRAPH, NUMPY, NUMBA, PYNATIVE, TORCH, graph_mode
+from ..peers import GRAPH, NUMPY, NUMBA, NUMBA_GRAPH, PYNATIVE, TORCH, graph_mode
 
 BATCH = 32
 LR, MOMENTUM = 0.01, 0.9
@@ -278,6 +278,7 @@ def variants(env: Env) -> list:
     return [Variant(
         "W2", "W2", "W2: LeNet-5 training step, batch 32, 1x32x32, Momentum", "ms/step", 1e3, 1, peers, missing,
         targets=[Target("W2: minims PyNative (NumPy path) <= 1.5x NumPy by hand", PYNATIVE, NUMPY, 1.5),
-                 Target("W2: minims + Numba <= PyTorch eager", NUMBA, TORCH, 1.0),
+                 Target("W2: minims + Numba <= PyTorch eager (PyNative)", NUMBA, TORCH, 1.0),
+                 Target("W2: minims + Numba <= PyTorch eager (Graph)", NUMBA_GRAPH, TORCH, 1.0),
                  Target("W2: minims Graph never slower than PyNative", GRAPH, PYNATIVE, 1.0)],
         notes=["one W2 step is 72 MFLOP of GEMM/convolution work (issue 6)"])]

@@ -165,6 +165,8 @@ class GradOperation:
                 args, sens = args[:-1], args[-1]
             if op.get_all:
                 positions = _tensor_positions(args)
+            elif op.get_by_list:       # only the weights' gradients are returned: inputs stay constants
+                positions = ()
             else:
                 if not args:
                     raise TypeError("GradOperation: the function was called without inputs; "

@@ -12,6 +12,7 @@ differentiation.  When ``backward`` returns, the tape is dropped.
 from __future__ import annotations
 
 from ..interpreters.stack import Trace, Tracer, dispatch, MinimsError
+from ..primitives import base as _rules
 from ..tensor import Tensor
 
 __all__ = ["TapeTrace", "TapeTracer", "Node", "GradientError"]
@@ -110,7 +111,12 @@ class TapeTrace(Trace):
                 dout = tuple(c if c is not None else _zeros_for(o, F) for c, o in zip(cot, node.out))
             else:
                 dout = cot[0]
-            grads = node.prim.bprop(*node.args, node.out, dout)
+            saved = _rules._needed       # restored after: a rule may run a nested backward pass
+            _rules._needed = tuple(p is not None for p in node.parents)
+            try:
+                grads = node.prim.bprop(*node.args, node.out, dout)
+            finally:
+                _rules._needed = saved
             grads = _check_rule_result(node, grads)
             for parent, g in zip(node.parents, grads):
                 if parent is not None and g is not None:

@@ -88,6 +88,8 @@ def _switch(on: bool) -> bool:
                     RuntimeWarning, stacklevel=3)
             on = False
     enabled = bool(on)
+    from . import residuals            # no Numba needed; forget what the other path left
+    residuals.clear()
     return enabled
 
 

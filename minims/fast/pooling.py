@@ -27,6 +27,7 @@ from __future__ import annotations
 import numpy as np
 from numba import prange
 
+from . import residuals
 from ._common import c_array, helper, kernel, pad, same_float
 
 __all__ = ["max_pool", "max_pool_grad", "max_pool_grad_grad", "avg_pool", "avg_pool_grad"]
@@ -64,16 +65,34 @@ def _row_argmax(xp, n, c, i, kh, kw, sh, sw, dh, dw, best, dr, dc):
 
 
 @kernel(parallel=True)
-def _max_pool(xp, kh, kw, sh, sw, dh, dw, ho, wo):
-    """``out[n, c, i, j]`` = the maximum of window (i, j) of the (-inf padded) plane (n, c)."""
-    n_, c_ = xp.shape[0], xp.shape[1]
+def _max_pool_where(xp, kh, kw, sh, sw, dh, dw, ho, wo):
+    """``out[n, c, i, j]`` = the maximum of window (i, j) of the (-inf padded) plane (n, c), and
+    where it is: the flat index into the padded plane, ``(i*sh + dr) * Wp + (j*sw + dc)``, as int32
+    ``(N, C, Ho, Wo)`` (kept as a residual for the gradient)."""
+    n_, c_, wp = xp.shape[0], xp.shape[1], xp.shape[3]
     out = np.empty((n_, c_, ho, wo), dtype=xp.dtype)
+    at = np.empty((n_, c_, ho, wo), dtype=np.int32)
     for nc in prange(n_ * c_):
         n, c = nc // c_, nc % c_
-        dr, dc = np.empty(wo, dtype=np.int32), np.empty(wo, dtype=np.int32)   # (positions unused here)
+        dr, dc = np.empty(wo, dtype=np.int32), np.empty(wo, dtype=np.int32)
         for i in range(ho):
             _row_argmax(xp, n, c, i, kh, kw, sh, sw, dh, dw, out[n, c, i], dr, dc)
-    return out
+            for j in range(wo):
+                at[n, c, i, j] = (i * sh + dr[j]) * wp + j * sw + dc[j]
+    return out, at
+
+
+@kernel(parallel=True)
+def _scatter_at(at, g, dxp):
+    """Add ``g[n, c, i, j]`` at flat position ``at[n, c, i, j]`` of plane (n, c) of ``dxp``."""
+    n_, c_, ho, wo = g.shape
+    for nc in prange(n_ * c_):
+        n, c = nc // c_, nc % c_
+        plane = dxp[n, c].reshape(-1)
+        for i in range(ho):
+            for j in range(wo):
+                plane[at[n, c, i, j]] += g[n, c, i, j]
+    return dxp
 
 
 @kernel(parallel=True)
@@ -171,18 +190,26 @@ def _crop(xp, pads, hw):
 
 
 def max_pool(prim, x):
+    """The forward pass; where each maximum is stays behind as a residual for ``max_pool_grad``."""
     if not same_float(x):
         return None
     pads, geo, (ho, wo) = _window(prim, x.shape[2:])
-    return _max_pool(pad(c_array(x), pads, -np.inf), *geo, ho, wo)
+    out, at = _max_pool_where(pad(c_array(x), pads, -np.inf), *geo, ho, wo)
+    residuals.keep(x, ("maxpool", pads, geo), at, at.nbytes)
+    return out
 
 
 def max_pool_grad(prim, x, grad):
     if not same_float(x, grad):
         return None
     pads, geo, _ = _window(prim, x.shape[2:])
-    xp = pad(c_array(x), pads, -np.inf)
-    dxp = _max_pool_grad(xp, c_array(grad), np.zeros(xp.shape, dtype=xp.dtype), *geo)
+    padded = tuple(x.shape[:2]) + (x.shape[2] + pads[0] + pads[1], x.shape[3] + pads[2] + pads[3])
+    at = residuals.take(x, ("maxpool", pads, geo))
+    if at is not None and at.shape == grad.shape:
+        dxp = _scatter_at(at, c_array(grad), np.zeros(padded, dtype=x.dtype))
+    else:
+        xp = pad(c_array(x), pads, -np.inf)
+        dxp = _max_pool_grad(xp, c_array(grad), np.zeros(xp.shape, dtype=xp.dtype), *geo)
     return _crop(dxp, pads, x.shape[2:])
 
 
@@ -226,7 +253,9 @@ def _examples():
         return np.zeros(shape, dtype)
 
     return [
-        ("pooling.max_pool", _max_pool, lambda d: _max_pool(z(d, 1, 1, 2, 2), *geo, 1, 1)),
+        ("pooling.max_pool_where", _max_pool_where, lambda d: _max_pool_where(z(d, 1, 1, 2, 2), *geo, 1, 1)),
+        ("pooling.scatter_at", _scatter_at,
+         lambda d: _scatter_at(np.zeros((1, 1, 1, 1), np.int32), z(d, 1, 1, 1, 1), z(d, 1, 1, 2, 2))),
         ("pooling.max_pool_grad", _max_pool_grad,
          lambda d: _max_pool_grad(z(d, 1, 1, 2, 2), z(d, 1, 1, 1, 1), z(d, 1, 1, 2, 2), *geo)),
         ("pooling.max_pool_grad_grad", _max_pool_grad_grad,

@@ -12,7 +12,7 @@ import sympy
 
 from .base import Primitive
 from .math import _Unary, F, sym_elementwise
-from .operands import normalize_axis
+from .operands import keep_where, normalize_axis
 
 
 class ReLU(_Unary):
@@ -29,7 +29,7 @@ class ReluGrad(Primitive):
     """``dout * (out > 0)``: the derivative of ReLU, itself differentiable in ``dout``."""
 
     def impl(self, dout, out):
-        return np.where(out > 0, dout, np.zeros((), dout.dtype))
+        return keep_where(out > 0, dout)
 
     def sympy(self, dout, out):
         return np.frompyfunc(lambda d, o: sympy.Piecewise((d, o > 0), (0, True)), 2, 1)(dout, out)
@@ -52,7 +52,7 @@ class ReLU6Grad(Primitive):
     """``dout * (0 < x < 6)``.  No ``bprop``: MindSpore defines no second-order rule for ReLU6."""
 
     def impl(self, dout, x):
-        return np.where((x > 0) & (x < 6), dout, np.zeros((), dout.dtype))
+        return keep_where((x > 0) & (x < 6), dout)
 
     def sympy(self, dout, x):
         return np.frompyfunc(lambda d, v: sympy.Piecewise((d, (v > 0) & (v < 6)), (0, True)),

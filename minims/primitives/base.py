@@ -17,7 +17,19 @@ from __future__ import annotations
 
 from ..interpreters.stack import bind, describe_args, MinimsError
 
-__all__ = ["Primitive", "PrimitiveWithInfer", "NoGradientRule", "MinimsError"]
+__all__ = ["Primitive", "PrimitiveWithInfer", "NoGradientRule", "MinimsError", "wants_grad"]
+
+# While a gradient level runs a rule, which of the primitive's inputs need a gradient (a tuple of
+# bools; None = all of them, e.g. when a rule is called by hand).  The tape sets it around each
+# ``bprop`` call.  An input that is a constant at that level (a batch of data, a label) gets no
+# gradient, so a rule may skip the work for it — for a convolution over the data that is a whole
+# transposed convolution.  Skipping is always safe: the gradient would be dropped unread.
+_needed: tuple | None = None
+
+
+def wants_grad(index: int) -> bool:
+    """True unless the running ``bprop``'s input ``index`` is known to need no gradient."""
+    return _needed is None or _needed[index]
 
 
 class NoGradientRule(MinimsError, RuntimeError):

@@ -10,7 +10,7 @@ import numpy as np
 
 from ..tensor import Tensor
 from ..interpreters.stack import bind
-from .base import Primitive
+from .base import Primitive, wants_grad
 from .operands import sum_to
 
 
@@ -65,15 +65,20 @@ class MatMul(Primitive):
 
     def bprop(self, x, y, out, dout):
         ta, tb = self.transpose_a, self.transpose_b
-        if not ta and not tb:      # C = X Y
-            dx, dy = _mm(False, True)(dout, y), _mm(True, False)(x, dout)
-        elif ta and not tb:        # C = X^T Y
-            dx, dy = _mm(False, True)(y, dout), _mm(False, False)(x, dout)
-        elif not ta and tb:        # C = X Y^T
-            dx, dy = _mm(False, False)(dout, y), _mm(True, False)(dout, x)
-        else:                      # C = X^T Y^T
-            dx, dy = _mm(True, True)(y, dout), _mm(True, True)(dout, x)
-        return sum_to(dx, x), sum_to(dy, y)
+        dx = dy = None
+        if wants_grad(0):
+            if not ta:             # C = X Y or X Y^T
+                dx = _mm(False, not tb)(dout, y)
+            else:                  # C = X^T Y or X^T Y^T
+                dx = _mm(tb, True)(y, dout)
+            dx = sum_to(dx, x)
+        if wants_grad(1):
+            if not tb:             # C = X Y or X^T Y
+                dy = _mm(not ta, False)(x, dout)
+            else:                  # C = X Y^T or X^T Y^T
+                dy = _mm(True, ta)(dout, x)
+            dy = sum_to(dy, y)
+        return dx, dy
 
     def sympy(self, x, y):
         return self.impl(x, y)

@@ -4,6 +4,7 @@
   applying MindSpore's promotion (``int32 + float16 -> float16``, ``float32 * 2.5 -> float32``,
   ``int32 * 2.5 -> float32``) and rejecting strings and other non-numbers with an error that names
   the op.  Python scalars stay Python scalars: they are constants, never differentiated.
+* ``keep_where`` is ``np.where(mask, values, 0)`` without its cost on unpredictable masks.
 * ``sum_to`` is the gradient side of broadcasting: it sums a gradient over the dimensions that
   broadcasting added or stretched, so that it has the shape (and dtype) of the input again.
 """
@@ -93,6 +94,27 @@ def _scalar_for(value, target: mstype.DType):
     if target.kind == "int":
         return int(value)
     return value
+
+
+_SAME_WIDTH_UINT = {2: np.uint16, 4: np.uint32, 8: np.uint64}
+
+
+def keep_where(mask: np.ndarray, values: np.ndarray) -> np.ndarray:
+    """``np.where(mask, values, 0)`` for float ``values`` (ReLU's gradient, for one), bit for bit.
+
+    ``np.where`` branches per element; on a mask such as ``relu_output > 0`` for random data the
+    branch is unpredictable, and it ran 16x slower than a multiplication (0.79 against 0.05 ms on
+    LeNet's first activation).  ``values * mask`` would be fast but wrong: a NaN or inf where the
+    mask is False must give 0, not NaN.  So select with bits instead: AND every value's bit pattern
+    with all ones (keep) or all zeros (which is +0.0).
+    """
+    uint = _SAME_WIDTH_UINT.get(values.dtype.itemsize) if values.dtype.kind == "f" else None
+    if uint is None or values.ndim == 0 or np.shape(mask) != values.shape:   # (0-d: nothing to gain)
+        return np.where(mask, values, np.zeros((), values.dtype))
+    bits = mask.astype(uint)
+    np.negative(bits, out=bits)                   # True -> all ones, False -> 0
+    values = np.ascontiguousarray(values)
+    return np.bitwise_and(values.view(uint), bits, out=bits).view(values.dtype)
 
 
 def sum_to(g, like):
