@@ -43,9 +43,15 @@ def set_context(**kwargs):
     """Set context options: ``mode``, ``device_target``, ``pynative_synchronize`` and others."""
     for key, value in kwargs.items():
         if key == "mode":
+            if not isinstance(value, int):          # TypeError, as MindSpore ("must be <class 'int'>")
+                raise TypeError(
+                    f"set_context: mode must be an int, GRAPH_MODE (0) or PYNATIVE_MODE (1), but got "
+                    f"{type(value).__name__} {value!r}. Fix: set_context(mode=mindspore.GRAPH_MODE)."
+                )
             if value not in (GRAPH_MODE, PYNATIVE_MODE) or isinstance(value, bool):
                 raise ValueError(
-                    f"set_context: mode must be GRAPH_MODE (0) or PYNATIVE_MODE (1), but got {value!r}."
+                    f"set_context: mode must be GRAPH_MODE (0) or PYNATIVE_MODE (1), but got {value!r}. "
+                    "Fix: set_context(mode=mindspore.GRAPH_MODE) or mode=mindspore.PYNATIVE_MODE."
                 )
         elif key == "device_target":
             if value not in _DEVICES:

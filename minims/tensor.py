@@ -13,7 +13,7 @@ import numpy as np
 from . import dtype as mstype
 from .tensor_repr import tensor_repr, tensor_str
 
-__all__ = ["Tensor"]
+__all__ = ["Tensor", "RaggedListError"]
 
 _PY_SCALARS = (bool, int, float, np.bool_, np.integer, np.floating)
 
@@ -22,10 +22,30 @@ def _describe(value) -> str:
     """Short description of a value for error messages."""
     if isinstance(value, Tensor):
         return f"Tensor(shape={list(value.shape)}, dtype={value.dtype})"
+    if isinstance(value, np.ndarray):
+        return f"numpy.ndarray(shape={list(value.shape)}, dtype={value.dtype})"
     text = repr(value)
     if len(text) > 40:
         text = text[:37] + "..."
     return f"{type(value).__name__} {text}"
+
+
+class RaggedListError(TypeError, ValueError):
+    """A nested list whose rows differ in length: MindSpore raises TypeError, NumPy ValueError."""
+
+
+def _ragged_rows(data):
+    """``(depth, row lengths)`` at the first depth where a nested list stops being rectangular
+    (a length None stands for a number among lists)."""
+    level, depth = list(data), 1
+    while level:
+        sizes = [len(x) if isinstance(x, (list, tuple)) else
+                 (np.shape(x)[0] if np.ndim(x) else None) for x in level]
+        if len(set(sizes)) > 1 or sizes[0] is None:
+            return depth, sizes
+        level = [y for x in level for y in x]
+        depth += 1
+    return depth, []
 
 
 def _to_array(data, dtype) -> np.ndarray:
@@ -46,10 +66,13 @@ def _to_array(data, dtype) -> np.ndarray:
     elif isinstance(data, (list, tuple)):
         try:
             arr = np.array([_to_array(d, None) if isinstance(d, Tensor) else d for d in data])
-        except ValueError as exc:
-            raise ValueError(
-                f"Tensor: the nested list/tuple is ragged (its rows have different lengths): {exc}. "
-                "Fix: make every row the same length."
+        except ValueError:
+            depth, sizes = _ragged_rows(data)
+            shown = ", ".join("a number" if n is None else str(n) for n in sizes[:8])
+            raise RaggedListError(
+                f"Tensor: the nested list/tuple is ragged: at depth {depth} its rows have lengths "
+                f"[{shown}{', ...' if len(sizes) > 8 else ''}], but a Tensor needs rows of one length. "
+                "Fix: make every row the same length (pad the short ones), or make one Tensor per row."
             ) from None
         if arr.dtype == np.float64 and dtype is None:
             arr = arr.astype(np.float32)          # Python floats become Float32, as in MindSpore
@@ -72,6 +95,21 @@ def _to_array(data, dtype) -> np.ndarray:
     else:
         mstype.from_numpy(arr.dtype)               # raises a clear TypeError for e.g. uint16
     return arr
+
+
+# Attributes PyTorch users reach for; MindSpore's Tensor has none of them (checked on MindSpore 2.10)
+_TORCH_HABITS = {
+    "backward": "gradients come from a function of the inputs: mindspore.grad(fn)(x) or "
+                "mindspore.value_and_grad(fn)(x).",
+    "grad": "a gradient is returned by mindspore.grad(fn)(x), not stored on the Tensor.",
+    "grad_fn": "there is no recorded graph on a Tensor; mindspore.grad(fn) records one while fn runs.",
+    "retain_grad": "ask mindspore.grad for the gradients you want (grad_position=, weights=).",
+    "is_leaf": "choose what to differentiate with grad_position= (inputs) or weights= (Parameters).",
+    "requires_grad": "only a Parameter has requires_grad; choose what to differentiate with "
+                     "grad_position= or weights=.",
+    "detach": "use ops.stop_gradient(x).",
+    "cuda": "minims computes on the CPU; no device transfer is needed.",
+}
 
 
 class Tensor:
@@ -194,6 +232,12 @@ class Tensor:
 
     def __hash__(self) -> int:
         return id(self)
+
+    def __getattr__(self, name):
+        # only reached when normal lookup failed: say what to do instead of PyTorch's tensor API
+        hint = _TORCH_HABITS.get(name)
+        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'" + (
+            f" (a PyTorch habit: MindSpore Tensors have no .{name}). Fix: {hint}" if hint else ""))
 
     def __format__(self, spec: str) -> str:
         if spec and self._data.size == 1:

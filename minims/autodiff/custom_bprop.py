@@ -13,17 +13,19 @@ from __future__ import annotations
 
 from ..interpreters import stack
 from ..primitives.base import MinimsError, Primitive
+from .hooks import call_user_fn
 from ..tensor import Tensor, _describe
 
 __all__ = ["CellBprop", "BpropError"]
 
 
-class BpropError(MinimsError, TypeError):
-    """A custom bprop returned something unusable (MindSpore raises TypeError)."""
+class BpropError(MinimsError, TypeError, RuntimeError):
+    """A custom bprop returned something unusable.  MindSpore raises TypeError for a result that
+    is not a tuple of Tensors and RuntimeError for the wrong number of gradients; this is both."""
 
 
-class BpropShapeError(MinimsError, ValueError):
-    """A custom bprop returned a gradient of the wrong shape."""
+class BpropShapeError(MinimsError, RuntimeError, ValueError):
+    """A custom bprop returned a gradient of the wrong shape (MindSpore: RuntimeError)."""
 
 
 class BpropParameterError(MinimsError, RuntimeError):
@@ -59,16 +61,29 @@ class CellBprop(Primitive):
     def bprop(self, *args):
         inputs = args[:self.n_inputs]
         out, dout = args[-2], args[-1]
-        allowed = {id(p) for p in self.params}
+        # a Parameter passed in as a forward input is an input like any other (MindSpore accepts it)
+        allowed = {id(p) for p in self.params} | {id(a) for a in inputs if isinstance(a, Tensor)}
         guard = _ParameterGuard(self, allowed)
         stack.add_observer(guard)
         try:
-            result = self.cell.bprop(*inputs, out, dout)
+            result = call_user_fn(self.cell.bprop, (*inputs, out, dout), f"{self.path}.bprop",
+                                  lambda: self._expected_signature())
         finally:
             stack.remove_observer(guard)
         input_grads, param_grads = self._split(result)
         self._check_inputs(inputs, input_grads)
         return tuple(input_grads) + tuple(param_grads)
+
+    def _expected_signature(self) -> str:
+        """``bprop(x, y, out, dout)`` with construct's parameter names (for messages)."""
+        import inspect
+        try:
+            names = list(inspect.signature(self.cell.construct).parameters)[:self.n_inputs]
+        except (TypeError, ValueError):
+            names = []
+        if len(names) != self.n_inputs:
+            names = [f"x{i}" for i in range(self.n_inputs)]
+        return f"bprop({', '.join(names + ['out', 'dout'])})"
 
     def _split(self, result):
         where = f"{self.path}.bprop"

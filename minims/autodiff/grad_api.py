@@ -54,10 +54,15 @@ def _check_weights(weights, where):
                     "Fix: pass net.trainable_params() or ParameterTuple(...)."
                 )
         return tuple(weights)
+    if inspect.ismethod(weights) or inspect.isfunction(weights):
+        raise TypeError(f"{where}: weights must be Parameters, but got the function {getattr(weights, '__name__', '?')} itself, not "
+                        "what it returns. "
+                        "Fix: call it: net.trainable_params() with the parentheses.")
     try:
         return _check_weights(tuple(weights), where)       # e.g. a generator or filter object
     except TypeError:
-        raise TypeError(f"{where}: weights must be Parameters, but got {_describe(weights)}.") from None
+        raise TypeError(f"{where}: weights must be Parameters, but got {_describe(weights)}. "
+                        "Fix: pass net.trainable_params() or ParameterTuple(...).") from None
 
 
 def vjp_call(fn, args, positions, weights, has_aux=False, sens=None, where="grad"):
@@ -91,14 +96,16 @@ def vjp_call(fn, args, positions, weights, has_aux=False, sens=None, where="grad
             unlend(token)
         pop_trace(trace)
     value = _unbox(out, trace)
+    if has_aux and not (isinstance(out, (tuple, list)) and len(out) >= 2):
+        # ValueError, as MindSpore ("When has_aux is True, origin fn requires more than one outputs")
+        raise ValueError(f"{where}: has_aux=True needs a function returning a tuple (output, aux, ...), "
+                         f"but it returned {_describe(out)}. Fix: return (loss, aux), or drop has_aux.")
     target = out[0] if has_aux else out
-    if has_aux and not isinstance(out, (tuple, list)):
-        raise TypeError(f"{where}: has_aux=True needs a function returning a tuple (output, aux, ...), "
-                        f"but it returned {_describe(out)}.")
     flat = _flatten(target)
     for o in flat:
         if not isinstance(o, Tensor) and not isinstance(o, (int, float)):
-            raise TypeError(f"{where}: the function must return Tensors, but returned {_describe(o)}.")
+            raise TypeError(f"{where}: the function must return Tensors, but returned {_describe(o)}. "
+                            "Fix: return the Tensor itself (no .asnumpy(), no NumPy arrays).")
     if sens is None:
         from ..ops.functional import ones_like
         sens_flat = [ones_like(o) if isinstance(o, Tensor) else None for o in flat]
@@ -111,7 +118,8 @@ def vjp_call(fn, args, positions, weights, has_aux=False, sens=None, where="grad
             if isinstance(o, Tensor) and isinstance(s, Tensor) and o.shape != s.shape:
                 raise ValueError(
                     f"{where}: the sensitivity has shape {list(s.shape)} but the output has shape "
-                    f"{list(o.shape)}; they must match."
+                    f"{list(o.shape)}; they must match. Fix: pass a sensitivity shaped like the "
+                    "output, e.g. ops.ones_like(out)."
                 )
     trace.backward(flat, sens_flat)
     from ..ops.functional import zeros_like
@@ -145,14 +153,16 @@ class GradOperation:
     def __init__(self, get_all=False, get_by_list=False, sens_param=False):
         for name, v in (("get_all", get_all), ("get_by_list", get_by_list), ("sens_param", sens_param)):
             if not isinstance(v, bool):
-                raise TypeError(f"GradOperation: {name} must be a bool, but got {_describe(v)}.")
+                raise TypeError(f"GradOperation: {name} must be a bool, but got {_describe(v)}. "
+                                f"Fix: {name}=True or {name}=False.")
         self.get_all = get_all
         self.get_by_list = get_by_list
         self.sens_param = sens_param
 
     def __call__(self, fn, weights=None):
         if not callable(fn):
-            raise TypeError(f"GradOperation: expected a function or Cell to differentiate, got {_describe(fn)}.")
+            raise TypeError(f"GradOperation: expected a function or Cell to differentiate, got {_describe(fn)}. "
+                            "Fix: pass the function itself, GradOperation()(fn)(x), not its result fn(x).")
         if self.get_by_list and weights is None:
             raise TypeError("GradOperation(get_by_list=True) needs weights: GradOperation(get_by_list=True)(fn, weights).")
         params = _check_weights(weights, "GradOperation") if self.get_by_list else ()
@@ -209,7 +219,8 @@ def _positions(grad_position, args, where):
     pos = (grad_position,) if single else tuple(grad_position)
     for p in pos:
         if not isinstance(p, int) or isinstance(p, bool):
-            raise TypeError(f"{where}: grad_position must be an int or a tuple of ints, got {_describe(p)}.")
+            raise TypeError(f"{where}: grad_position must be an int or a tuple of ints, got {_describe(p)}. "
+                            "Fix: count the inputs from 0, e.g. grad_position=0 or grad_position=(0, 1).")
         if not 0 <= p < n:
             raise GradPositionError(
                 f"{where}: grad_position {p} is out of range: the function was called with {n} "
@@ -221,9 +232,11 @@ def _positions(grad_position, args, where):
 
 def _grad_impl(fn, grad_position, weights, has_aux, return_ids, with_value, where):
     if not callable(fn):
-        raise TypeError(f"{where}: expected a function or Cell to differentiate, got {_describe(fn)}.")
+        raise TypeError(f"{where}: expected a function or Cell to differentiate, got {_describe(fn)}. "
+                        f"Fix: pass the function itself, {where}(fn)(x), not its result {where}(fn(x)).")
     if grad_position is None and weights is None:
-        raise ValueError(f"{where}: grad_position and weights cannot both be None; nothing to differentiate.")
+        raise ValueError(f"{where}: grad_position and weights cannot both be None; nothing to differentiate. "
+                         "Fix: grad_position=0 for the first input, or weights=net.trainable_params().")
     params = _check_weights(weights, where)
 
     def grad_fn(*args):

@@ -14,7 +14,8 @@ from __future__ import annotations
 from ..primitives.base import MinimsError, Primitive
 from ..tensor import Tensor, _describe
 
-__all__ = ["HookBackward", "CellHookInputs", "CellHookOutputs", "HookRecord"]
+__all__ = ["HookBackward", "CellHookInputs", "CellHookOutputs", "HookRecord", "HookError",
+           "HookShapeError", "call_user_fn"]
 
 
 _warned_graph_mode = False
@@ -36,6 +37,41 @@ class HookError(MinimsError, TypeError):
     """A hook returned something that cannot replace the gradient."""
 
 
+class HookShapeError(MinimsError, ValueError, TypeError):
+    """A hook returned a gradient of the wrong shape (MindSpore: ValueError; TypeError kept for
+    code written against minims' earlier HookError)."""
+
+
+def cannot_bind(fn, args, kwargs=None) -> str | None:
+    """Why ``fn(*args)`` is a wrong call (``fn``'s signature), or None if the call fits or the
+    signature cannot be read.  Used only after a TypeError, to tell a user function called with
+    the wrong arguments from a TypeError raised inside it."""
+    import inspect
+    try:
+        sig = inspect.signature(fn)
+    except (TypeError, ValueError):
+        return None
+    try:
+        sig.bind(*args, **(kwargs or {}))
+    except TypeError as exc:
+        return f"{getattr(fn, '__name__', type(fn).__name__)}{sig}: {exc}"
+    return None
+
+
+def call_user_fn(fn, args, where, expected):
+    """Call a user's hook or bprop; a signature that does not fit becomes a TypeError naming
+    ``where`` and the ``expected`` call, instead of Python's bare "takes 1 positional argument"."""
+    try:
+        return fn(*args)
+    except TypeError:
+        why = cannot_bind(fn, args)
+        if why is None:
+            raise
+    expected = expected() if callable(expected) else expected     # built only when needed
+    raise TypeError(f"{where} is called as {expected}, but it is defined as {why}. "
+                    f"Fix: give it the parameters {expected}.")
+
+
 def _as_tuple(dout):
     return dout if isinstance(dout, tuple) else (dout,)
 
@@ -55,9 +91,12 @@ def _replacement(where, result, grads):
                         "through this point. Fix: return one gradient per input.")
     for new, old in zip(result, grads):
         if isinstance(old, Tensor) and (not isinstance(new, Tensor) or new.shape != old.shape):
-            got = list(new.shape) if isinstance(new, Tensor) else _describe(new)
-            raise HookError(f"{where}: a replacement gradient must be a Tensor of shape "
-                            f"{list(old.shape)}, but got {got}.")
+            if not isinstance(new, Tensor):
+                raise HookError(f"{where}: a replacement gradient must be a Tensor of shape "
+                                f"{list(old.shape)}, but got {_describe(new)}.")
+            raise HookShapeError(f"{where}: a replacement gradient must be a Tensor of shape "
+                                 f"{list(old.shape)}, but got {list(new.shape)}. Fix: return a "
+                                 "gradient shaped like the one the hook received.")
     return result
 
 
@@ -66,7 +105,8 @@ class HookBackward(Primitive):
 
     def __init__(self, hook_fn, cell_id=""):
         if not callable(hook_fn):
-            raise TypeError(f"HookBackward: hook_fn must be callable, but got {_describe(hook_fn)}.")
+            raise TypeError(f"HookBackward: hook_fn must be callable, but got {_describe(hook_fn)}. "
+                            "Fix: pass a function, ops.HookBackward(hook_fn) with def hook_fn(grad): ...")
         self.hook_fn = hook_fn
         self.cell_id = cell_id
 
@@ -85,7 +125,8 @@ class HookBackward(Primitive):
     def bprop(self, *args):
         dout = args[-1]
         grads = _as_tuple(dout)
-        new = _replacement("HookBackward", self.hook_fn(grads), grads)
+        new = _replacement("HookBackward", call_user_fn(self.hook_fn, (grads,), "HookBackward's hook_fn",
+                                                        "hook_fn(grad)"), grads)
         return new
 
     def sympy(self, *xs):
@@ -129,6 +170,7 @@ class CellHookInputs(_CellHookIdentity):
         grads = _as_tuple(args[-1])
         rec = self.record
         for hook in list(rec.hooks.values()):
-            grads = _replacement(f"backward hook of {rec.cell_id}",
-                                 hook(rec.cell_id, rec.grad_input, grads), grads)
+            where = f"backward hook of {rec.cell_id}"
+            grads = _replacement(where, call_user_fn(hook, (rec.cell_id, rec.grad_input, grads), where,
+                                                     "hook_fn(cell_id, grad_input, grad_output)"), grads)
         return grads

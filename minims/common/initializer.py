@@ -286,7 +286,8 @@ def _shape_tuple(shape) -> tuple:
         raise TypeError(f"initializer: shape must be an int, a tuple or a list of ints, but got {_describe(shape)}.")
     for v in shape:
         if not isinstance(v, (int, np.integer)) or isinstance(v, bool) or v <= 0:
-            raise ValueError(f"initializer: every entry of shape must be a positive int, but got {list(shape)}.")
+            raise ValueError(f"initializer: every entry of shape must be a positive int, but got {list(shape)}. "
+                             "Fix: give the tensor's size along each axis, e.g. (out_channels, in_channels).")
     return tuple(int(v) for v in shape)
 
 
@@ -295,13 +296,17 @@ def initializer(init, shape=None, dtype=mstype.float32) -> Tensor:
     if isinstance(init, Tensor):
         if shape is not None and tuple(init.shape) != _shape_tuple(shape):
             raise ValueError(f"initializer: the Tensor given as init has shape {list(init.shape)}, but shape "
-                             f"{list(_shape_tuple(shape))} was asked for.")
+                             f"{list(_shape_tuple(shape))} was asked for. Fix: pass a Tensor of that shape, "
+                             "or an initializer name such as 'normal'.")
         return init
     if isinstance(init, str):
         cls = _ALIASES.get(init.lower())
         if cls is None:
+            import difflib
+            close = difflib.get_close_matches(init.lower(), sorted(_ALIASES), n=1)
             raise ValueError(f"initializer: unknown initializer name {init!r}; known names: "
-                             f"{sorted(_ALIASES)}.")
+                             f"{sorted(_ALIASES)}. Fix: use one of these names"
+                             + (f" (did you mean {close[0]!r}?)." if close else ", e.g. 'normal'."))
         init = cls()
     elif isinstance(init, numbers.Number) and not isinstance(init, bool):
         init = Constant(init)

@@ -10,7 +10,12 @@ import numpy as np
 
 from ..tensor import Tensor, _describe, _to_array
 
-__all__ = ["Parameter", "ParameterTuple"]
+__all__ = ["Parameter", "ParameterTuple", "ParameterNameError"]
+
+
+class ParameterNameError(ValueError, TypeError):
+    """A Parameter name that is not a string: MindSpore raises ValueError; a TypeError too, since
+    that is what a wrong type is in Python."""
 
 
 class Parameter(Tensor):
@@ -22,11 +27,12 @@ class Parameter(Tensor):
     def __init__(self, default_input, name=None, requires_grad=True, layerwise_parallel=False,
                  parallel_optimizer=True):
         if name is not None and not isinstance(name, str):
-            raise TypeError(
+            raise ParameterNameError(
                 f"Parameter: name must be a string, but got {_describe(name)}. Fix: name='weight'."
             )
         if not isinstance(requires_grad, bool):
-            raise TypeError(f"Parameter: requires_grad must be a bool, got {_describe(requires_grad)}.")
+            raise TypeError(f"Parameter: requires_grad must be a bool, got {_describe(requires_grad)}. "
+                            "Fix: requires_grad=True or requires_grad=False.")
         if hasattr(default_input, "init_data") and not isinstance(default_input, Tensor):
             default_input = default_input.init_data()
         if isinstance(default_input, float):
@@ -85,7 +91,8 @@ class ParameterTuple(tuple):
                     "Fix: wrap tensors with Parameter(tensor, name=...)."
                 )
             if p.name in names:
-                raise ValueError(f"ParameterTuple: the name '{p.name}' appears twice; names must be unique.")
+                raise ValueError(f"ParameterTuple: the name '{p.name}' appears twice; names must be unique. "
+                                 "Fix: give each Parameter its own name=.")
             names.add(p.name)
         return super().__new__(cls, items)
 

@@ -59,9 +59,11 @@ def load_digits(split="train", image_size=32, seed=0, test_fraction=0.2):
     """``(images, labels)`` of one split (``'train'``, ``'test'`` or ``'all'``) as NumPy arrays:
     float32 ``(N, 1, image_size, image_size)`` and int32 ``(N,)``."""
     if split not in ("train", "test", "all"):
-        raise ValueError(f"load_digits: split must be 'train', 'test' or 'all', but got {split!r}.")
+        raise ValueError(f"load_digits: split must be 'train', 'test' or 'all', but got {split!r}. "
+                         "Fix: there is no validation split; take one from 'train' if you need it.")
     if isinstance(image_size, bool) or not isinstance(image_size, int) or image_size < 8:
-        raise ValueError(f"load_digits: image_size must be an int >= 8, but got {image_size!r}.")
+        raise ValueError(f"load_digits: image_size must be an int >= 8, but got {image_size!r}. "
+                         "Fix: image_size=32 for LeNet-5, or 8 for the original images.")
     if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
         raise ValueError(f"load_digits: seed must be a non-negative int, but got {seed!r}.")
     if not 0 < test_fraction < 1:
@@ -86,9 +88,11 @@ def batches(images, labels, batch_size, shuffle=True, seed=None, drop_remainder=
     images = images._data if isinstance(images, Tensor) else np.asarray(images)
     labels = labels._data if isinstance(labels, Tensor) else np.asarray(labels)
     if len(images) != len(labels):
-        raise ValueError(f"batches: {len(images)} images but {len(labels)} labels.")
+        raise ValueError(f"batches: {len(images)} images but {len(labels)} labels. Fix: pass the "
+                         "images and labels of one split, e.g. the pair load_digits('train') returns.")
     if isinstance(batch_size, bool) or not isinstance(batch_size, int) or batch_size < 1:
-        raise ValueError(f"batches: batch_size must be a positive int, but got {batch_size!r}.")
+        raise ValueError(f"batches: batch_size must be a positive int, but got {batch_size!r}. "
+                         "Fix: e.g. batch_size=32.")
     n = len(images)
     if shuffle:
         if seed is None:

@@ -84,7 +84,8 @@ class JitFunction:
     def __call__(self, *args, **kwargs):
         if kwargs:
             raise TypeError(f"jit: compiled function '{self.name}' takes positional arguments only, "
-                            f"got keywords {sorted(kwargs)}.")
+                            f"got keywords {sorted(kwargs)}. Fix: pass them by position, "
+                            f"{self.name}(x, y) rather than {self.name}(x=x, y=y).")
         entry = self._compiled(args)
         tensors = [a for a in args if isinstance(a, Tensor)] + entry.graph.implicit
         out = bind(entry.call, *tensors)
@@ -115,7 +116,8 @@ def jit(function=None, *, mode="PSJit", input_signature=None, hash_args=None, ji
     if isinstance(function, JitFunction):
         return function
     if not callable(function):
-        raise TypeError(f"jit: expected a function or method to compile, got {type(function).__name__}.")
+        raise TypeError(f"jit: expected a function or method to compile, got {type(function).__name__}. "
+                        "Fix: decorate the function itself (@jit above def), or pass it: jit(f), not jit(f(x)).")
     return JitFunction(function)
 
 

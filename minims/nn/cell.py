@@ -62,7 +62,8 @@ class Cell:
     # ----- attribute registration -------------------------------------------------------------
     def _check_init(self):
         if "_params" not in self.__dict__:
-            raise RuntimeError(
+            # AttributeError, as MindSpore ("please call Cell.__init__() firstly")
+            raise AttributeError(
                 f"{type(self).__name__}.__init__ must call super().__init__() before assigning "
                 "Parameters or sub-cells. Fix: add super().__init__() as its first line."
             )
@@ -237,7 +238,14 @@ class Cell:
 
     # ----- the call ---------------------------------------------------------------------------
     def construct(self, *inputs, **kwargs):
-        raise NotImplementedError(f"{type(self).__name__} must define construct(self, ...).")
+        # AttributeError, as MindSpore ("For 'Cell', the method 'construct' is not defined.")
+        name = type(self).__name__
+        habit = (f" {name} defines forward(), but a MindSpore Cell runs construct(): rename it."
+                 if callable(getattr(type(self), "forward", None)) else "")
+        raise AttributeError(
+            f"{self.path}: the Cell {name} does not define construct(self, ...), the method a call "
+            f"runs.{habit} Fix: add `def construct(self, x): ...` to class {name}."
+        )
 
     def __call__(self, *args, **kwargs):
         self._check_init()

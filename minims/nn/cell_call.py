@@ -4,8 +4,11 @@ Kept apart from the Cell class so the five steps of a call read top to bottom in
 """
 from __future__ import annotations
 
+import inspect
+
 from ..autodiff.custom_bprop import CellBprop
-from ..autodiff.hooks import CellHookInputs, CellHookOutputs, HookRecord, warn_hooks_ignored
+from ..autodiff.hooks import (CellHookInputs, CellHookOutputs, HookRecord, call_user_fn, cannot_bind,
+                              warn_hooks_ignored)
 from ..context import GRAPH_MODE, get_context
 from ..graph.staging import StaticGraphError, is_staging
 from ..interpreters.stack import bind
@@ -40,7 +43,8 @@ def run_cell(cell, args, kwargs):
 
     if hooks_on:
         for hook in list(cell._forward_pre_hooks.values()):
-            result = hook(cell_id, args)
+            result = call_user_fn(hook, (cell_id, args), f"the forward pre-hook of {cell_id}",
+                                  "hook_fn(cell_id, inputs)")
             if result is not None:
                 args = _as_tuple(result)
 
@@ -52,7 +56,18 @@ def run_cell(cell, args, kwargs):
     if cell.has_bprop():
         out = _call_with_bprop(cell, args, kwargs)
     else:
-        out = cell.construct(*args, **kwargs)
+        try:
+            out = cell.construct(*args, **kwargs)
+        except TypeError:
+            construct = cell.construct      # a plain method: a jit-compiled one reads its own signature
+            why = cannot_bind(construct, args, kwargs) if inspect.ismethod(construct) else None
+            if why is None:
+                raise           # a TypeError from inside construct: it names its own cause
+            called = f"{len(args)} input{'s' if len(args) != 1 else ''}" + (
+                f" and the keywords {sorted(kwargs)}" if kwargs else "")
+            raise TypeError(f"{cell.path}: {type(cell).__name__}.{why}. It was called with {called}. "
+                            "Fix: call the Cell with one value per parameter of construct (self "
+                            "excluded).") from None
 
     if record is not None:
         was_tuple = isinstance(out, tuple)
@@ -61,7 +76,8 @@ def run_cell(cell, args, kwargs):
 
     if hooks_on:
         for hook in list(cell._forward_hooks.values()):
-            result = hook(cell_id, args, out)
+            result = call_user_fn(hook, (cell_id, args, out), f"the forward hook of {cell_id}",
+                                  "hook_fn(cell_id, inputs, outputs)")
             if result is not None:
                 out = result
     return out

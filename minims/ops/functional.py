@@ -16,7 +16,7 @@ from ..primitives import linalg as _lin
 from ..primitives import math as _math
 from ..primitives import reduce as _red
 from ..primitives import state as _state
-from ..tensor import Tensor
+from ..tensor import Tensor, _describe
 
 _add, _sub, _mul, _div, _pow = _math.Add(), _math.Sub(), _math.Mul(), _math.Div(), _math.Pow()
 _maximum, _minimum = _math.Maximum(), _math.Minimum()
@@ -300,7 +300,8 @@ def gather(input_params, input_indices, axis, batch_dims=0):
     if indices.size and (indices.max() >= size or indices.min() < -size):
         raise ValueError(
             f"Gather: index {int(indices.max() if indices.max() >= size else indices.min())} is out "
-            f"of range for axis {axis} of size {size} (input shape {list(input_params.shape)})."
+            f"of range for axis {axis} of size {size} (input shape {list(input_params.shape)}). "
+            f"Fix: keep the indices in 0..{size - 1} (or {-size}..-1 from the end)."
         )
     return _getitem(input_params, (slice(None),) * (axis % ndim) + (indices,))
 
@@ -313,7 +314,8 @@ def one_hot(indices, depth, on_value=1, off_value=0, axis=-1, *, dtype=None):
     """
     if not isinstance(indices, Tensor) or indices.dtype.kind != "int":
         raise TypeError(f"OneHot: indices must be an int Tensor, but got "
-                        f"{indices.dtype if isinstance(indices, Tensor) else type(indices).__name__}.")
+                        f"{indices.dtype if isinstance(indices, Tensor) else type(indices).__name__}. "
+                        "Fix: class indices are ints, e.g. Tensor(labels, mindspore.int32).")
     if not isinstance(depth, (int, np.integer)) or depth < 1:
         raise ValueError(f"OneHot: depth must be a positive int, but got {depth!r}.")
     ndim = len(indices.shape) + 1
@@ -333,7 +335,8 @@ def matmul(input, other):
     x, y = input, other
     for name, v in (("input", x), ("other", y)):
         if not isinstance(v, Tensor):
-            raise TypeError(f"matmul: '{name}' must be a Tensor, but got {type(v).__name__}.")
+            raise TypeError(f"matmul: '{name}' must be a Tensor, but got {_describe(v)}. "
+                            "Fix: convert it first, e.g. Tensor(data, mindspore.float32).")
     x_vec, y_vec = len(x.shape) == 1, len(y.shape) == 1
     if x_vec:
         x = expand_dims(x, 0)

@@ -10,9 +10,26 @@ from __future__ import annotations
 import numpy as np
 import sympy
 
+from ..tensor import _describe
 from .base import Primitive
 from .math import _Unary, F, sym_elementwise
 from .operands import keep_where, normalize_axis
+
+
+def _is_int(a):
+    return isinstance(a, (int, np.integer)) and not isinstance(a, (bool, np.bool_))
+
+
+def _check_axis(prim, axis):
+    """``axis`` is an int (or a tuple of ints); ``ops.Softmax(x)`` gives a Tensor here by mistake."""
+    ok = _is_int(axis) or (isinstance(axis, (tuple, list)) and all(_is_int(a) for a in axis))
+    if not ok:
+        cls = type(prim).__name__
+        raise TypeError(
+            f"{cls}: axis must be an int or a tuple of ints, but got "
+            f"{_describe(axis)}. A Primitive takes its attributes when created and its inputs when "
+            f"called. Fix: ops.{cls}(axis=-1)(x)."
+        )
 
 
 class ReLU(_Unary):
@@ -65,6 +82,7 @@ class Softmax(_Unary):
     float_only = True
 
     def __init__(self, axis=-1):
+        _check_axis(self, axis)
         self.axis = axis if isinstance(axis, (tuple, list)) else (axis,)
 
     def impl(self, x):
@@ -91,6 +109,7 @@ class LogSoftmax(_Unary):
     float_only = True
 
     def __init__(self, axis=-1):
+        _check_axis(self, axis)
         self.axis = axis
 
     def impl(self, x):

@@ -60,7 +60,8 @@ class Transpose(Primitive):
         if sorted(p % ndim if ndim else p for p in perm) != list(range(ndim)) or len(perm) != ndim:
             raise ValueError(
                 f"Transpose: perm {list(perm)} is not a permutation of the {ndim} axes of a tensor "
-                f"of shape {list(x.shape)}."
+                f"of shape {list(x.shape)}. Fix: name every axis 0..{ndim - 1} once, e.g. "
+                f"{tuple(reversed(range(ndim)))} reverses them."
             )
         return bind(self, x, tuple(p % ndim for p in perm))
 
@@ -157,11 +158,26 @@ class Concat(Primitive):
 
     def __call__(self, tensors):
         if not isinstance(tensors, (tuple, list)) or not tensors:
-            raise TypeError(f"Concat: expected a non-empty tuple or list of Tensors, got {_describe(tensors)}.")
+            raise TypeError(f"Concat: expected a non-empty tuple or list of Tensors, got {_describe(tensors)}. "
+                            "Fix: put the tensors in one tuple: ops.concat((x, y), axis=0).")
         return bind(self, *tensors)
 
     def impl(self, *xs):
         return np.concatenate(xs, axis=self.axis)
+
+    def explain_failure(self, exc, args):
+        shapes = [list(getattr(a, "shape", ())) for a in args]
+        if len({len(s) for s in shapes}) == 1 and shapes[0] and isinstance(self.axis, int) \
+                and -len(shapes[0]) <= self.axis < len(shapes[0]):
+            axis = self.axis % len(shapes[0])
+            bad = [d for d in range(len(shapes[0])) if d != axis and len({s[d] for s in shapes}) > 1]
+            if bad:
+                return ValueError(
+                    f"Concat: the inputs are joined along axis {axis}, so every other dimension must "
+                    f"match, but dimension {bad[0]} differs: shapes {', '.join(map(str, shapes))}. "
+                    f"Fix: concatenate along axis {bad[0]} if that was meant, or reshape the inputs."
+                )
+        return super().explain_failure(exc, args)
 
     def bprop(self, *args):
         xs, dout = args[:-2], args[-1]
@@ -186,7 +202,8 @@ class Stack(Primitive):
 
     def __call__(self, tensors):
         if not isinstance(tensors, (tuple, list)) or not tensors:
-            raise TypeError(f"Stack: expected a non-empty tuple or list of Tensors, got {_describe(tensors)}.")
+            raise TypeError(f"Stack: expected a non-empty tuple or list of Tensors, got {_describe(tensors)}. "
+                            "Fix: put the tensors in one tuple: ops.stack((x, y), axis=0).")
         return bind(self, *tensors)
 
     def impl(self, *xs):
@@ -239,7 +256,8 @@ class GetItem(Primitive):
 
     def explain_failure(self, exc, args):
         x, index = args
-        return IndexError(f"GetItem: index {index!r} is invalid for a tensor of shape {list(x.shape)}: {exc}")
+        return IndexError(f"GetItem: index {index!r} is invalid for a tensor of shape {list(x.shape)}: {exc}. "
+                          "Fix: along an axis of size n, use indices 0..n-1 (or -n..-1 from the end).")
 
 
 def _has_array(index) -> bool:

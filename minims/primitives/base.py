@@ -45,6 +45,11 @@ class Primitive:
 
     def __init__(self, name: str | None = None):
         if name is not None:
+            if not isinstance(name, str):       # ops.Xxx(x): the input given to the constructor
+                raise TypeError(
+                    f"{type(self).__name__}: a Primitive is created first and then called with its "
+                    f"inputs, but {type(name).__name__} was given to the constructor as its name. "
+                    f"Fix: ops.{type(self).__name__}()(x).")
             self._name = name
 
     @property

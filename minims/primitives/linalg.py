@@ -18,6 +18,12 @@ class MatMul(Primitive):
     """``ops.MatMul(transpose_a=False, transpose_b=False)(x, y)`` for inputs of rank >= 2."""
 
     def __init__(self, transpose_a=False, transpose_b=False):
+        for arg, v in (("transpose_a", transpose_a), ("transpose_b", transpose_b)):
+            if not isinstance(v, (bool, np.bool_)):    # ops.MatMul(x, y): inputs given to the constructor
+                raise TypeError(
+                    f"{type(self).__name__}: {arg} must be a bool, but got {type(v).__name__}. A Primitive "
+                    f"is created first and then called with its inputs. Fix: ops.{type(self).__name__}()(x, y), "
+                    "or ops.matmul(x, y).")
         self.transpose_a = bool(transpose_a)
         self.transpose_b = bool(transpose_b)
 

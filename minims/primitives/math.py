@@ -8,7 +8,8 @@ from __future__ import annotations
 import numpy as np
 import sympy
 
-from ..interpreters.stack import bind
+from ..interpreters.stack import bind, describe_args
+from ..tensor import _describe
 from .base import Primitive
 from .operands import binary_operands, sum_to
 
@@ -34,12 +35,43 @@ def sym_elementwise(fn):
     return apply
 
 
+_MISSING = object()      # default of an input that was not passed (for the arity message)
+
+
+def check_created_bare(prim, name):
+    """``ops.ReLU(x)`` passes the input to the constructor (whose only argument is a name); say how
+    a Primitive is used instead of creating one named after a Tensor.  TypeError, as MindSpore."""
+    if name is not None and not isinstance(name, str):
+        cls = type(prim).__name__
+        raise TypeError(
+            f"{cls}: a Primitive is created first and then called with its inputs, but "
+            f"{_describe(name)} was given to the constructor. Fix: ops.{cls}()(x) — or the functional "
+            f"form, e.g. ops.{cls.lower()}(x)."
+        )
+
+
+def arity_error(prim, names, args):
+    """A Primitive called with the wrong number of inputs (TypeError, as Python and MindSpore)."""
+    got = [a for a in args if a is not _MISSING]
+    return TypeError(
+        f"{prim.name} takes {len(names)} input{'s' if len(names) != 1 else ''} ({', '.join(names)}), but "
+        f"was called with {len(got)}{': ' + describe_args(got) if got else ''}. "
+        f"Fix: ops.{type(prim).__name__}()({', '.join(names)})."
+    )
+
+
 class _Binary(Primitive):
     """Elementwise op of two operands with MindSpore promotion (Python scalars stay constants)."""
 
     float_result = False
 
-    def __call__(self, x, y):
+    def __init__(self, name=None):
+        check_created_bare(self, name)
+        super().__init__(name)
+
+    def __call__(self, x=_MISSING, y=_MISSING, *extra):
+        if y is _MISSING or extra:
+            raise arity_error(self, ("x", "y"), (x, y) + extra)
         x, y = binary_operands(self.name, x, y, self.float_result)
         return bind(self, x, y)
 
@@ -59,7 +91,13 @@ class _Unary(Primitive):
 
     float_only = False
 
-    def __call__(self, x):
+    def __init__(self, name=None):
+        check_created_bare(self, name)
+        super().__init__(name)
+
+    def __call__(self, x=_MISSING, *extra):
+        if x is _MISSING or extra:
+            raise arity_error(self, ("x",), (x,) + extra)
         from .operands import as_operand
         x = as_operand(self.name, x, "x")
         if self.float_only and not isinstance(x, float) and getattr(x, "dtype", None) is not None \

@@ -153,7 +153,7 @@ def normalize_axis(op_name: str, axis, ndim: int) -> tuple:
         if not -ndim <= a < max(ndim, 1):
             raise ValueError(
                 f"{op_name}: axis {a} is out of range for a tensor of rank {ndim} "
-                f"(valid: {-ndim}..{max(ndim - 1, 0)})."
+                f"(valid: {-ndim}..{max(ndim - 1, 0)}). Fix: count axes from 0, or from -1 for the last."
             )
         out.append(int(a) % ndim if ndim else 0)
     if len(set(out)) != len(out):

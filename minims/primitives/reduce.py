@@ -8,6 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..interpreters.stack import bind
+from ..tensor import _describe
 from .base import Primitive
 from .math import F
 from .operands import normalize_axis
@@ -17,6 +18,12 @@ class _Reduce(Primitive):
     """``ops.ReduceSum(keep_dims=False)(x, axis=())``; ``axis=()`` or None reduces every axis."""
 
     def __init__(self, keep_dims=False):
+        if not isinstance(keep_dims, (bool, np.bool_)):         # TypeError, as MindSpore
+            cls = type(self).__name__
+            raise TypeError(
+                f"{cls}: keep_dims must be a bool, but got {_describe(keep_dims)}. A Primitive takes its "
+                f"attributes when created and its inputs when called. Fix: ops.{cls}(keep_dims=False)(x, axis)."
+            )
         self.keep_dims = bool(keep_dims)
 
     def __call__(self, x, axis=()):

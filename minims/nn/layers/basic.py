@@ -22,7 +22,10 @@ __all__ = ["Dense", "Flatten", "MatMul"]
 
 
 def _positive_int(cls_name, name, value):
-    if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
+    if isinstance(value, bool) or not isinstance(value, int):      # TypeError, as MindSpore
+        raise TypeError(f"{cls_name}: {name} must be an int, but got {_describe(value)}. "
+                        f"Fix: pass a whole number, e.g. {name}=int(n).")
+    if value <= 0:
         raise ValueError(f"{cls_name}: {name} must be a positive int, but got {value!r}.")
     return value
 
@@ -49,7 +52,8 @@ class Dense(Cell):
         self.has_bias = _check_bool("Dense", "has_bias", has_bias)
         if isinstance(weight_init, Tensor) and tuple(weight_init.shape) != (out_channels, in_channels):
             raise ValueError(f"Dense: weight_init must have shape [{out_channels}, {in_channels}] "
-                             f"(out_channels, in_channels), but got {list(weight_init.shape)}.")
+                             f"(out_channels, in_channels), but got {list(weight_init.shape)}. Fix: "
+                             "MindSpore stores the weight as (out, in); transpose an (in, out) matrix.")
         if weight_init is None:
             weight_init = HeUniform(math.sqrt(5))
         self.weight = Parameter(initializer(weight_init, [out_channels, in_channels], dtype), name="weight")
@@ -70,7 +74,8 @@ class Dense(Cell):
 
     def construct(self, x):
         if not isinstance(x, Tensor):
-            raise TypeError(f"{self.path}: Dense expects a Tensor input, but got {_describe(x)}.")
+            raise TypeError(f"{self.path}: Dense expects a Tensor input, but got {_describe(x)}. "
+                            "Fix: wrap the data first, e.g. Tensor(x).")
         if x.ndim == 0 or x.shape[-1] != self.in_channels:
             got = "a scalar" if x.ndim == 0 else f"{x.shape[-1]} features"
             raise ValueError(

@@ -78,12 +78,19 @@ class Conv2d(Cell):
             self.bias = Parameter(initializer(bias_init, [out_channels], dtype), name="bias")
 
     def construct(self, x):
-        if not isinstance(x, Tensor) or x.ndim != 4:
+        if not isinstance(x, Tensor):           # TypeError, as MindSpore
+            raise TypeError(f"{self.path}: Conv2d expects a Tensor input, but got {_describe(x)}. "
+                            "Fix: wrap the data first, e.g. Tensor(x) (ms.dataset.batches yields Tensors).")
+        if x.ndim != 4:
             got = f"shape {list(x.shape)}" if isinstance(x, Tensor) else _describe(x)
-            raise ValueError(f"{self.path}: Conv2d expects a 4-D input (N, C, H, W), but got {got}.")
+            fix = (" Fix: add the batch dimension, e.g. x.reshape((1,) + x.shape) for one image."
+                   if isinstance(x, Tensor) and x.ndim == 3 else
+                   " Fix: reshape the data to (batch, channels, height, width).")
+            raise ValueError(f"{self.path}: Conv2d expects a 4-D input (N, C, H, W), but got {got}.{fix}")
         if x.shape[1] != self.in_channels:
             raise ValueError(f"{self.path}: Conv2d(in_channels={self.in_channels}, ...) got an input with "
-                             f"{x.shape[1]} channels (shape {list(x.shape)}).")
+                             f"{x.shape[1]} channels (shape {list(x.shape)}). Fix: build "
+                             f"Conv2d({x.shape[1]}, ...) or feed {self.in_channels} channels (axis 1 of NCHW).")
         out = self.conv2d(x, self.weight)
         if self.has_bias:
             out = F.add(out, F.reshape(self.bias, (1, self.out_channels, 1, 1)))

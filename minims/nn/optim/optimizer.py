@@ -17,6 +17,7 @@ rather than in a Python number, which a compiled graph would freeze at its value
 """
 from __future__ import annotations
 
+import inspect
 import numbers
 
 import numpy as np
@@ -27,7 +28,12 @@ from ...ops import functional as F
 from ...tensor import Tensor, _describe
 from ..cell import Cell
 
-__all__ = ["Optimizer"]
+__all__ = ["Optimizer", "DuplicateParameterError"]
+
+
+class DuplicateParameterError(ValueError, RuntimeError):
+    """Two of an optimizer's parameters share a name: MindSpore raises ValueError ("its name 'w'
+    already exists"); a RuntimeError too, for code written against minims' earlier error."""
 
 _GROUP_KEYS = ("params", "lr", "weight_decay", "order_params", "grad_centralization")
 
@@ -36,10 +42,15 @@ def _as_list(parameters, where):
     if isinstance(parameters, (Tensor, dict)) or parameters is None:
         raise TypeError(f"{where}: expected a list (or generator, filter ...) of Parameters or of group "
                         f"dicts, but got {_describe(parameters)}.")
+    if inspect.ismethod(parameters) or inspect.isfunction(parameters):
+        raise TypeError(f"{where}: expected Parameters, but got the function {getattr(parameters, '__name__', '?')} itself, not "
+                        "what it returns. "
+                        "Fix: call it: net.trainable_params() with the parentheses.")
     try:
         items = list(parameters)
     except TypeError:
-        raise TypeError(f"{where}: expected an iterable of Parameters, but got {_describe(parameters)}.") from None
+        raise TypeError(f"{where}: expected an iterable of Parameters, but got {_describe(parameters)}. "
+                        "Fix: pass net.trainable_params().") from None
     if not items:
         raise ValueError(f"{where}: the list of parameters is empty (was a generator already used up? "
                          "net.get_parameters() can be iterated only once).")
@@ -48,10 +59,12 @@ def _as_list(parameters, where):
 
 def _check_float(where, name, value, minimum=0.0, strict=False):
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        raise TypeError(f"{where}: {name} must be a float, but got {_describe(value)}.")
+        raise TypeError(f"{where}: {name} must be a float, but got {_describe(value)}. "
+                        f"Fix: pass a number, e.g. {name}=0.01 (float(text) if it was read as text).")
     if value < minimum or (strict and value == minimum):
         rel = ">" if strict else ">="
-        raise ValueError(f"{where}: {name} must be {rel} {minimum}, but got {value}.")
+        raise ValueError(f"{where}: {name} must be {rel} {minimum}, but got {value}. "
+                         f"Fix: pass a {'positive' if strict else 'non-negative'} {name}.")
     return float(value)
 
 
@@ -121,12 +134,14 @@ class Optimizer(Cell):
             params, lrs, decays = self._parse_groups(items, default_lr, weight_decay, where)
         else:
             raise TypeError(f"{where}: parameters must be all Parameters or all group dicts, but got "
-                            f"{[type(p).__name__ for p in items]}.")
+                            f"{[type(p).__name__ for p in items]}. Fix: pass net.trainable_params(), "
+                            "or wrap each tensor as Parameter(tensor, name=...).")
         names = [p.name for p in params]
         dup = sorted({n for n in names if names.count(n) > 1})
         if dup:
-            raise RuntimeError(f"{where}: the parameter(s) {dup} appear more than once. Fix: give each "
-                               "Parameter to the optimizer once (and give Parameters unique names).")
+            raise DuplicateParameterError(
+                f"{where}: the parameter(s) {dup} appear more than once. Fix: give each "
+                "Parameter to the optimizer once (and give Parameters unique names).")
         self.parameters = ParameterTuple(params)
         self._parameters = self.parameters
         self._lrs = lrs
@@ -198,7 +213,9 @@ class Optimizer(Cell):
         where = type(self).__name__
         if isinstance(gradients, Tensor) or not isinstance(gradients, (tuple, list)):
             raise TypeError(f"{where}: expected a tuple of gradients (one per parameter), but got "
-                            f"{_describe(gradients)}.")
+                            f"{_describe(gradients)}. Fix: pass the tuple that "
+                            "GradOperation(get_by_list=True)(net, optimizer.parameters) returns, "
+                            "or (dw,) for a single parameter.")
         if len(gradients) != len(self.parameters):
             raise ValueError(
                 f"{where}: got {len(gradients)} gradients for {len(self.parameters)} parameters "

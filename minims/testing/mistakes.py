@@ -1,0 +1,504 @@
+"""The catalogue of common mistakes: what a learner writes, the exception minims raises, and its words.
+
+Each :class:`Mistake` is one wrong use of a public entry point (a Tensor, an op, a Cell call, a custom
+bprop, a hook, ``grad``, a Parameter, an initializer, an optimizer, ``jit``, the data set).  Its
+``code`` runs after :data:`PRELUDE`; ``error`` is the built-in exception type MindSpore raises for the
+same code (minims raises that type or a subclass of it); ``words`` must all appear in the message.
+``mindspore`` records what MindSpore 2.10 (CPU) does with the same code, checked by running it —
+the type name it raises, or ``None`` where it runs without an error — and ``note`` says why minims
+differs where it does.
+
+The same data drives ``tests/test_error_catalogue.py`` (every entry raises its type with its words,
+and leaves no interpreter state behind) and the chapter ``chapters/08_common_mistakes.ipynb``
+(written by ``tools/make_mistakes_chapter.py``), so the page cannot drift from the tests.
+"""
+from __future__ import annotations
+
+import builtins
+import contextlib
+import linecache
+import textwrap
+import warnings
+from dataclasses import dataclass
+
+__all__ = ["Mistake", "MISTAKES", "SECTIONS", "PRELUDE", "run", "describe", "builtin_types", "by_id",
+           "show_error"]
+
+#: What every snippet may use, as in the chapters (with ``minims`` spelled ``ms``).
+PRELUDE = ("import minims as ms; import minims.nn as nn; import minims.ops as ops; import numpy as np; "
+           "from minims import Tensor, Parameter")
+
+#: The entry points, in the order of the chapter: (key, heading).
+SECTIONS = (
+    ("tensor", "Tensor construction"),
+    ("ops", "Functional ops"),
+    ("primitive", "Primitive classes"),
+    ("cell", "Calling a Cell"),
+    ("bprop", "Custom bprop"),
+    ("hooks", "Hooks"),
+    ("grad", "GradOperation, grad and value_and_grad"),
+    ("parameter", "Parameter and ParameterTuple"),
+    ("initializer", "Initializers"),
+    ("optimizer", "Optimizers"),
+    ("graph", "jit and Graph mode"),
+    ("dataset", "The data set (minims.dataset)"),
+)
+
+
+@dataclass(frozen=True)
+class Mistake:
+    id: str
+    section: str
+    title: str
+    code: str
+    error: type
+    words: tuple
+    mindspore: str | None            # MindSpore 2.10's exception type name for the same code, None: no error
+    note: str = ""                   # why minims differs from MindSpore, where it does
+
+
+def _m(id, section, title, code, error, words, mindspore="same", note=""):
+    return Mistake(id, section, title, code.strip("\n"), error, tuple(words),
+                   error.__name__ if mindspore == "same" else mindspore, note)
+
+
+# A small network with a custom bprop, used by several entries (kept inline so each snippet runs alone).
+_NET = '''
+class Net(nn.Cell):
+    def construct(self, x):
+        return x * 2
+'''
+
+MISTAKES = (
+    # ----- Tensor construction ---------------------------------------------------------------------
+    _m("tensor-from-string", "tensor", "Building a Tensor from a string",
+       'Tensor("1.5")', TypeError, ["Tensor", "str '1.5'", "Fix"]),
+    _m("tensor-ragged-list", "tensor", "A nested list whose rows differ in length",
+       'Tensor([[1.0, 2.0], [3.0]])', TypeError, ["Tensor", "ragged", "[2, 1]", "Fix"]),
+    _m("tensor-item-of-many", "tensor", "item() on a tensor with more than one element",
+       'Tensor([1.0, 2.0]).item()', ValueError, ["item()", "shape [2]", "Fix"]),
+    _m("tensor-if-on-many", "tensor", "A Python `if` on a comparison of many elements",
+       '''
+x = Tensor([1.0, -2.0])
+if x > 0:
+    print("positive")
+''', ValueError, ["truth value", "shape [2]", "ambiguous", ".any()"]),
+    _m("tensor-index-out-of-range", "tensor", "Indexing past the end of an axis",
+       'Tensor(np.ones((2, 3), np.float32))[5]', IndexError, ["GetItem", "[2, 3]", "out of bounds", "Fix"]),
+    _m("tensor-backward", "tensor", "Calling loss.backward() (a PyTorch habit)",
+       '''
+loss = (Tensor([1.0, 2.0]) ** 2).sum()
+loss.backward()
+''', AttributeError, ["backward", "PyTorch", "mindspore.grad(fn)(x)"]),
+
+    # ----- functional ops --------------------------------------------------------------------------
+    _m("matmul-inner-dims", "ops", "Matrix product of shapes that do not fit",
+       'ops.matmul(Tensor(np.ones((2, 3), np.float32)), Tensor(np.ones((2, 3), np.float32)))',
+       ValueError, ["MatMul", "[2, 3]", "3 columns", "2 rows", "Fix"], "RuntimeError",
+       "ops.matmul is MatMulExt in MindSpore 2.10, whose shape check raises RuntimeError; the "
+       "ops.MatMul primitive and nn.Dense raise ValueError, as minims does for all three."),
+    _m("matmul-float64", "ops", "Mixing float32 and float64 (NumPy's default) in one op",
+       'ops.matmul(Tensor(np.ones((2, 3), np.float32)), Tensor(np.ones((3, 2))))',
+       TypeError, ["MatMul", "Float32", "Float64", "Fix"]),
+    _m("add-broadcast", "ops", "Adding shapes that do not broadcast",
+       'Tensor(np.ones((2, 3), np.float32)) + Tensor(np.ones(2, np.float32))',
+       ValueError, ["Add", "[2, 3]", "[2]", "broadcast", "Fix"]),
+    _m("op-on-a-list", "ops", "A Python list where a Tensor is needed",
+       'ops.matmul([[1.0, 2.0]], Tensor(np.ones((2, 1), np.float32)))',
+       TypeError, ["matmul", "'input'", "list", "Fix"]),
+    _m("reshape-size", "ops", "Reshaping to a different number of elements",
+       'ops.reshape(Tensor(np.ones((2, 3), np.float32)), (4, 2))',
+       ValueError, ["Reshape", "[2, 3]", "6 elements", "[4, 2]", "-1"]),
+    _m("concat-shapes", "ops", "Concatenating along the wrong axis",
+       'ops.concat((Tensor(np.ones((2, 3), np.float32)), Tensor(np.ones((2, 4), np.float32))), 0)',
+       ValueError, ["Concat", "axis 0", "dimension 1", "[2, 3]", "[2, 4]", "Fix"]),
+    _m("concat-not-a-tuple", "ops", "Passing the tensors to concat one by one",
+       'x = Tensor(np.ones((2, 3), np.float32))\nops.concat(x, x)',
+       TypeError, ["Concat", "tuple", "Tensor(shape=[2, 3]", "ops.concat((x, y)"]),
+    _m("select-float-condition", "ops", "A float mask as the condition of select",
+       'ops.select(Tensor([1.0, 0.0]), Tensor([1.0, 2.0]), Tensor([3.0, 4.0]))',
+       TypeError, ["Select", "Bool", "Float32", "Fix"]),
+
+    # ----- Primitive classes -----------------------------------------------------------------------
+    _m("primitive-input-to-constructor", "primitive", "Giving the input to the Primitive's constructor",
+       'ops.ReLU(Tensor([1.0, -1.0]))', TypeError, ["ReLU", "created first", "ops.ReLU()(x)"]),
+    _m("primitive-missing-input", "primitive", "Calling a binary Primitive with one input",
+       'ops.Mul()(Tensor([1.0]))', TypeError, ["Mul", "2 inputs", "called with 1", "ops.Mul()(x, y)"]),
+    _m("primitive-extra-input", "primitive", "Calling a unary Primitive with two inputs",
+       'ops.ReLU()(Tensor([1.0]), Tensor([2.0]))', TypeError, ["ReLU", "1 input", "called with 2"]),
+    _m("primitive-attribute-type", "primitive", "An attribute of the wrong type",
+       'ops.ReduceSum(keep_dims="yes")(Tensor([1.0, 2.0]))',
+       TypeError, ["ReduceSum", "keep_dims", "bool", "str 'yes'", "Fix"]),
+
+    # ----- calling a Cell --------------------------------------------------------------------------
+    _m("cell-without-construct", "cell", "A Cell with no construct method",
+       '''
+class Net(nn.Cell):
+    def __init__(self):
+        super().__init__()
+
+Net()(Tensor([1.0]))
+''', AttributeError, ["Net", "does not define construct", "Fix"]),
+    _m("cell-forward-instead-of-construct", "cell", "Naming the method forward (a PyTorch habit)",
+       '''
+class Net(nn.Cell):
+    def forward(self, x):
+        return x * 2
+
+Net()(Tensor([1.0]))
+''', AttributeError, ["construct", "forward()", "rename it"]),
+    _m("cell-without-super-init", "cell", "Forgetting super().__init__()",
+       '''
+class Net(nn.Cell):
+    def __init__(self):
+        self.w = Parameter(Tensor([1.0]), name="w")
+
+Net()
+''', AttributeError, ["Net.__init__", "super().__init__()", "Fix"]),
+    _m("cell-wrong-input-count", "cell", "Calling a Cell with more inputs than construct takes",
+       _NET + '\nNet()(Tensor([1.0]), Tensor([2.0]))',
+       TypeError, ["Net", "construct(x)", "2 inputs", "Fix"]),
+    _m("dense-in-features", "cell", "A Dense layer fed the wrong number of features",
+       '''
+class Net(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Dense(3, 4)
+
+    def construct(self, x):
+        return self.fc(x)
+
+Net()(Tensor(np.ones((2, 5), np.float32)))
+''', ValueError, ["Net.fc", "in_channels=3", "[2, 5]", "5 features", "Fix"]),
+    _m("dense-float64-input", "cell", "Float64 data (NumPy's default) into a float32 layer",
+       'nn.Dense(3, 4)(Tensor(np.random.default_rng(0).normal(size=(2, 3))))',
+       TypeError, ["MatMul", "Float64", "Float32", "Fix"]),
+    _m("conv-missing-batch-axis", "cell", "One image without its batch axis into Conv2d",
+       'nn.Conv2d(1, 6, 5)(Tensor(np.ones((1, 32, 32), np.float32)))',
+       ValueError, ["Conv2d", "4-D", "[1, 32, 32]", "batch dimension"]),
+    _m("loss-float-labels", "cell", "Float labels for a sparse cross-entropy",
+       'nn.SoftmaxCrossEntropyWithLogits(sparse=True)(Tensor(np.ones((2, 3), np.float32)), Tensor([0.0, 2.0]))',
+       TypeError, ["SoftmaxCrossEntropyWithLogits", "sparse=True", "Float32", "Fix"]),
+
+    # ----- custom bprop ----------------------------------------------------------------------------
+    _m("bprop-single-tensor", "bprop", "bprop returning a Tensor instead of a tuple",
+       _NET + '''
+    def bprop(self, x, out, dout):
+        return dout * 2
+
+ms.grad(Net())(Tensor([1.0]))
+''', TypeError, ["Net.bprop", "tuple", "return (dx,)"], None,
+       "MindSpore 2.10 accepts a bare Tensor for a one-input Cell in PyNative mode; in Graph mode it "
+       "raises TypeError (\"output should be a tuple\"), as its documentation asks. minims insists on "
+       "the tuple in both modes."),
+    _m("bprop-gradient-count", "bprop", "bprop returning fewer gradients than inputs",
+       '''
+class Net(nn.Cell):
+    def construct(self, x, y):
+        return x * y
+
+    def bprop(self, x, y, out, dout):
+        return (dout * y,)
+
+ms.grad(Net())(Tensor([1.0]), Tensor([2.0]))
+''', RuntimeError, ["Net.bprop", "1 gradient", "2 inputs", "Fix"]),
+    _m("bprop-gradient-shape", "bprop", "bprop returning a gradient of the wrong shape",
+       '''
+class Net(nn.Cell):
+    def construct(self, x):
+        return x.sum()
+
+    def bprop(self, x, out, dout):
+        return (dout,)
+
+ms.grad(Net())(Tensor([1.0, 2.0]))
+''', RuntimeError, ["Net.bprop", "shape []", "[2]", "Fix"]),
+    _m("bprop-signature", "bprop", "bprop without the out and dout parameters",
+       _NET + '''
+    def bprop(self, dout):
+        return (dout * 2,)
+
+ms.grad(Net())(Tensor([1.0]))
+''', TypeError, ["Net.bprop", "bprop(x, out, dout)", "bprop(dout)", "Fix"]),
+    _m("bprop-reads-parameter", "bprop", "bprop reading a Parameter it was not given",
+       '''
+class Net(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.w = Parameter(Tensor([3.0]), name="w")
+
+    def construct(self, x):
+        return x * self.w
+
+    def bprop(self, x, out, dout):
+        return (dout * self.w,)
+
+ms.grad(Net())(Tensor([1.0]))
+''', RuntimeError, ["Net.bprop", "Parameter 'w'", "internal_params", "Fix"], None,
+       "The documentation forbids it (a bprop sees only its inputs, out and dout); MindSpore 2.10 "
+       "lets it through in PyNative mode and raises RuntimeError in Graph mode, as minims does in both."),
+
+    # ----- hooks -----------------------------------------------------------------------------------
+    _m("hook-not-callable", "hooks", "Registering something that is not a function",
+       'nn.ReLU().register_forward_pre_hook("print")',
+       TypeError, ["register_forward_pre_hook", "callable", "str 'print'", "Fix"]),
+    _m("forward-pre-hook-signature", "hooks", "A forward pre-hook without the cell_id parameter",
+       '''
+def show(inputs):
+    print(inputs)
+
+net = nn.ReLU()
+net.register_forward_pre_hook(show)
+net(Tensor([1.0]))
+''', TypeError, ["forward pre-hook of ReLU(ReLU)", "hook_fn(cell_id, inputs)", "show(inputs)", "Fix"]),
+    _m("backward-hook-shape", "hooks", "A backward hook returning a gradient of another shape",
+       '''
+def hook(cell_id, grad_input, grad_output):
+    return (Tensor([1.0, 2.0]),)
+
+net = nn.ReLU()
+net.register_backward_hook(hook)
+ms.grad(net)(Tensor([1.0]))
+''', ValueError, ["backward hook of ReLU(ReLU)", "shape [1]", "[2]", "Fix"]),
+    _m("backward-hook-count", "hooks", "A backward hook returning more gradients than flow through",
+       '''
+def hook(cell_id, grad_input, grad_output):
+    return (grad_output[0], grad_output[0])
+
+net = nn.ReLU()
+net.register_backward_hook(hook)
+ms.grad(net)(Tensor([1.0]))
+''', TypeError, ["backward hook of ReLU(ReLU)", "2 gradients", "1 flow", "Fix"]),
+    _m("hookbackward-shape", "hooks", "ops.HookBackward's function returning the wrong shape",
+       '''
+def hook_fn(grad):
+    return (Tensor([1.0, 2.0]),)
+
+hook = ops.HookBackward(hook_fn)
+ms.grad(lambda x: hook(x) * 2)(Tensor([1.0]))
+''', ValueError, ["HookBackward", "shape [1]", "[2]", "Fix"]),
+
+    # ----- GradOperation, grad, value_and_grad -----------------------------------------------------
+    _m("grad-position-out-of-range", "grad", "grad_position past the last input",
+       'ms.grad(lambda x, y: x * y, grad_position=2)(Tensor([1.0]), Tensor([2.0]))',
+       RuntimeError, ["grad_position 2", "2 inputs", "0..1", "Fix"]),
+    _m("sens-param-without-sens", "grad", "sens_param=True but no sensitivity passed",
+       'ops.GradOperation(sens_param=True)(lambda x: x * 2)(Tensor([1.0]))',
+       TypeError, ["sens_param=True", "sensitivity", "Fix"]),
+    _m("sens-wrong-shape", "grad", "A sensitivity shaped unlike the output",
+       'ops.GradOperation(sens_param=True)(lambda x: x * 2)(Tensor([1.0, 2.0]), Tensor([1.0]))',
+       ValueError, ["sensitivity", "shape [1]", "shape [2]", "Fix"]),
+    _m("weights-not-parameters", "grad", "Plain Tensors as weights",
+       '''
+w = Tensor([2.0])
+ms.grad(lambda x: x * w, grad_position=None, weights=[w])(Tensor([1.0]))
+''', TypeError, ["weights must be Parameters", "Tensor(shape=[1]", "Fix"], None,
+       "MindSpore 2.10 returns zero gradients for Tensors given as weights, silently."),
+    _m("grad-of-a-value", "grad", "Giving grad the result fn(x) instead of fn",
+       'x = Tensor([3.0])\nms.grad(ops.square(x))(x)',
+       TypeError, ["grad", "function", "grad(fn)(x)", "grad(fn(x))"]),
+    _m("has-aux-single-output", "grad", "has_aux=True on a function with one output",
+       'ms.grad(lambda x: (x * x).sum(), has_aux=True)(Tensor([1.0, 2.0]))',
+       ValueError, ["has_aux=True", "tuple", "Fix"]),
+    _m("grad-of-numpy-result", "grad", "A function that leaves minims with .asnumpy()",
+       'ms.grad(lambda x: (x * x).sum().asnumpy())(Tensor([1.0, 2.0]))',
+       TypeError, ["must return Tensors", "numpy.ndarray", "Fix"], None,
+       "MindSpore 2.10 returns a zero gradient: the computation after .asnumpy() is invisible to it."),
+
+    # ----- Parameter and ParameterTuple ------------------------------------------------------------
+    _m("parameter-name-not-string", "parameter", "A Parameter name that is not a string",
+       'Parameter(Tensor([1.0]), name=3)', ValueError, ["Parameter", "name", "string", "int 3", "Fix"]),
+    _m("parametertuple-of-tensors", "parameter", "A ParameterTuple of plain Tensors",
+       'ms.ParameterTuple([Tensor([1.0])])', TypeError, ["ParameterTuple", "Parameter", "Fix"]),
+    _m("parametertuple-duplicate-names", "parameter", "Two Parameters with one name in a ParameterTuple",
+       'ms.ParameterTuple([Parameter(Tensor([1.0]), name="w"), Parameter(Tensor([2.0]), name="w")])',
+       ValueError, ["ParameterTuple", "'w'", "twice", "Fix"]),
+    _m("network-duplicate-names", "parameter", "Two Parameters of a network named alike, then an optimizer",
+       '''
+class Net(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.a = Parameter(Tensor([1.0]), name="w")
+        self.b = Parameter(Tensor([2.0]), name="w")
+
+    def construct(self, x):
+        return x * self.a * self.b
+
+nn.SGD(Net().trainable_params(), learning_rate=0.1)
+''', ValueError, ["SGD", "['w']", "more than once", "Fix"]),
+
+    # ----- initializers ----------------------------------------------------------------------------
+    _m("initializer-misspelt", "initializer", "A misspelt initializer name",
+       'nn.Dense(3, 4, weight_init="xavier_unifrom")',
+       ValueError, ["initializer", "'xavier_unifrom'", "did you mean 'xavier_uniform'"]),
+    _m("initializer-negative-shape", "initializer", "A negative size in the shape",
+       'ms.common.initializer.initializer("normal", (2, -3))',
+       ValueError, ["initializer", "positive int", "[2, -3]", "Fix"]),
+    _m("initializer-fan-of-a-vector", "initializer", "Xavier initialization of a 1-D tensor (a bias)",
+       'Parameter(ms.common.initializer.initializer("xavier_uniform", (5,)), name="b")',
+       ValueError, ["fan_in", "fewer than 2 dimensions", "[5]", "Fix"]),
+    _m("dense-weight-transposed", "initializer", "A Dense weight given as (in, out)",
+       'nn.Dense(3, 4, weight_init=Tensor(np.zeros((3, 4), np.float32)))',
+       ValueError, ["Dense", "[4, 3]", "[3, 4]", "Fix"]),
+
+    # ----- optimizers ------------------------------------------------------------------------------
+    _m("optimizer-of-tensors", "optimizer", "An optimizer given Tensors instead of Parameters",
+       'nn.SGD([Tensor([1.0])], learning_rate=0.1)', TypeError, ["SGD", "Parameters", "['Tensor']", "Fix"]),
+    _m("optimizer-uncalled-method", "optimizer", "net.trainable_params without the parentheses",
+       'net = nn.Dense(2, 1)\nnn.SGD(net.trainable_params, learning_rate=0.1)',
+       TypeError, ["SGD", "trainable_params", "parentheses"]),
+    _m("optimizer-lr-string", "optimizer", "A learning rate given as a string",
+       'nn.SGD(nn.Dense(2, 1).trainable_params(), learning_rate="0.1")',
+       TypeError, ["SGD", "learning_rate", "float", "str '0.1'", "Fix"], "ValueError",
+       "MindSpore 2.10 takes the string for a schedule (an iterable) and fails converting '.' to a "
+       "float; a value of the wrong type is a TypeError in Python and for MindSpore's other checks."),
+    _m("optimizer-used-generator", "optimizer", "A parameter generator that was already used up",
+       '''
+net = nn.Dense(2, 1)
+params = net.get_parameters()
+print(len(list(params)), "parameters")
+nn.SGD(params, learning_rate=0.1)
+''', ValueError, ["SGD", "empty", "generator"]),
+    _m("optimizer-gradient-count", "optimizer", "Fewer gradients than parameters",
+       '''
+net = nn.Dense(2, 1)
+opt = nn.SGD(net.trainable_params(), learning_rate=0.1)
+opt((Tensor(np.ones((1, 2), np.float32)),))
+''', ValueError, ["SGD", "1 gradients for 2 parameters", "['weight', 'bias']", "Fix"], "RuntimeError",
+       "MindSpore 2.10 fails inside its compiled update (HyperMap: tuples of different lengths)."),
+    _m("optimizer-gradient-shape", "optimizer", "A gradient shaped unlike its parameter",
+       '''
+net = nn.Dense(2, 1, has_bias=False)
+opt = nn.SGD(net.trainable_params(), learning_rate=0.1)
+opt((Tensor(np.ones((2, 1), np.float32)),))
+''', ValueError, ["SGD", "'weight'", "[2, 1]", "[1, 2]", "order"], "RuntimeError",
+       "MindSpore 2.10 fails when it builds the SGD kernel (\"resize failed\")."),
+
+    # ----- jit and Graph mode ----------------------------------------------------------------------
+    _m("jit-if-on-tensor", "graph", "A Python if on a Tensor's value inside @jit",
+       '''
+@ms.jit
+def f(x):
+    if x.sum() > 0:
+        return x
+    return -x
+
+f(Tensor([1.0]))
+''', RuntimeError, ["Graph mode cannot read the value", "'f'", "line 3", "if x.sum() > 0:", "ops.select"], None,
+       "MindSpore's compiler turns the `if` into control flow inside the graph; minims traces one "
+       "straight-line graph and asks for ops.select."),
+    _m("graph-mode-branch-in-construct", "graph", "The same branch in construct under GRAPH_MODE",
+       '''
+class Net(nn.Cell):
+    def construct(self, x):
+        if x.sum() > 0:
+            return x
+        return -x
+
+ms.set_context(mode=ms.GRAPH_MODE)
+Net()(Tensor([1.0]))
+''', RuntimeError, ["Graph mode cannot read the value", "'Net'", "in construct", "Fix"], None,
+       "As above: MindSpore compiles the branch; minims asks for ops.select or PyNative mode."),
+    _m("jit-item-assignment", "graph", "Writing into a Tensor inside @jit",
+       '''
+@ms.jit
+def f(x):
+    x[0] = 2.0
+    return x
+
+f(Tensor([1.0, 2.0]))
+''', RuntimeError, ["In-place item assignment", "line 3", "Fix"], None,
+       "MindSpore 2.10 compiles the item assignment; minims' graphs have no in-place writes."),
+    _m("mode-as-string", "graph", "mode='graph' instead of the constant",
+       'ms.set_context(mode="graph")', TypeError, ["set_context", "mode", "str 'graph'", "GRAPH_MODE"]),
+
+    # ----- the data set ----------------------------------------------------------------------------
+    _m("dataset-unknown-split", "dataset", "Asking for a split that does not exist",
+       'ms.dataset.load_digits("val")', ValueError, ["load_digits", "'train', 'test' or 'all'", "'val'", "Fix"],
+       "n/a", "minims' own data set (MindSpore has no load_digits)."),
+    _m("dataset-numpy-into-network", "dataset", "Feeding the NumPy arrays straight into a network",
+       'images, labels = ms.dataset.load_digits("test")\nnn.Conv2d(1, 6, 5)(images[:4])',
+       TypeError, ["Conv2d", "Tensor input", "numpy.ndarray(shape=[4, 1, 32, 32]", "Fix"], "n/a",
+       "minims' own data set; a NumPy array given to MindSpore's Conv2d is a TypeError there too."),
+    _m("dataset-length-mismatch", "dataset", "Images and labels of different lengths",
+       '''
+images, labels = ms.dataset.load_digits("test")
+next(ms.dataset.batches(images, labels[:100], batch_size=32))
+''', ValueError, ["batches", "359 images", "100 labels", "Fix"], "n/a", "minims' own data set."),
+)
+
+
+def by_id(mistake_id: str) -> Mistake:
+    for m in MISTAKES:
+        if m.id == mistake_id:
+            return m
+    raise KeyError(f"no mistake with id {mistake_id!r}")
+
+
+def run(mistake) -> BaseException | None:
+    """Run a mistake's snippet (or a code string) after ``PRELUDE`` in a fresh namespace.
+
+    Returns the exception it raised, or None.  The execution mode is restored afterwards (a snippet
+    may switch to Graph mode); nothing else is reset, so a test can check that the error itself
+    left the interpreter stack clean.  The snippet is registered with ``linecache`` under
+    ``<mistake ID>``, so messages that quote the user's line (Graph mode) show it.
+    """
+    from ..context import get_context, set_context
+    code = mistake.code if isinstance(mistake, Mistake) else str(mistake)
+    name = mistake.id if isinstance(mistake, Mistake) else "snippet"
+    filename = f"<mistake {name}>"
+    linecache.cache[filename] = (len(code), None, code.splitlines(True), filename)
+    namespace = {"__name__": f"mistake_{name.replace('-', '_')}"}
+    exec(PRELUDE, namespace)
+    mode = get_context("mode")
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")          # e.g. "hooks are skipped in Graph mode"
+            exec(compile(code, filename, "exec"), namespace)
+    except Exception as exc:                         # the point: hand the error back
+        return exc
+    finally:
+        set_context(mode=mode)
+    return None
+
+
+@contextlib.contextmanager
+def show_error(width=100):
+    """``with show_error(): <wrong code>`` prints the error the block raises, as :func:`describe`
+    gives it (wrapped at ``width`` columns), instead of a traceback; the chapter's cells use it.
+    Warnings are silenced and the execution mode is restored, as in :func:`run`."""
+    from ..context import get_context, set_context
+    mode = get_context("mode")
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            yield
+    except Exception as exc:                         # shown, not raised: the cell goes on
+        print(textwrap.fill(describe(exc), width, break_long_words=False, break_on_hyphens=False))
+    else:
+        print("(no error)")
+    finally:
+        set_context(mode=mode)
+
+
+def builtin_types(exc: BaseException) -> list:
+    """The built-in exception classes ``exc`` is an instance of, most specific first (no bases that
+    are implied by another one listed, no ``Exception``)."""
+    found = []
+    for cls in type(exc).__mro__:
+        if cls.__module__ != "builtins" or cls in (Exception, BaseException, object):
+            continue
+        if getattr(builtins, cls.__name__, None) is not cls:
+            continue
+        if not any(issubclass(f, cls) for f in found):
+            found.append(cls)
+    return found
+
+
+def describe(exc: BaseException) -> str:
+    """``TypeError: message`` — or ``BpropError(TypeError, RuntimeError): message`` for a minims
+    class, naming the built-in types an ``except`` clause can catch it by."""
+    name = type(exc).__name__
+    if type(exc).__module__ != "builtins":
+        name += "(" + ", ".join(c.__name__ for c in builtin_types(exc)) + ")"
+    return f"{name}: {exc}"
