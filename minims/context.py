@@ -3,13 +3,17 @@
 minims always computes on the CPU with NumPy.  ``device_target="GPU"`` or ``"Ascend"`` is accepted
 so that documentation code runs unchanged, with a single warning that the CPU is used instead.
 
-``fast_path=True`` (or ``MINIMS_FAST=1`` in the environment when minims is imported) routes the hot
-primitives to optional Numba kernels (``minims.fast``); without Numba it warns once, stays on the
-NumPy path, and ``get_context("fast_path")`` reads back ``False``.
+``fast_path`` routes the hot primitives to optional Numba kernels (``minims.fast``).  Its default:
+on when Numba is installed, except inside a Jupyter kernel, where notebooks keep the NumPy path
+and so print byte-identical numbers everywhere (the two paths agree to float32 rounding, not to the
+last bit).  ``MINIMS_FAST=0`` or ``=1`` in the environment when minims is imported overrides the
+default; ``set_context(fast_path=...)`` switches at any time.  Asked for without Numba it warns
+once, stays on the NumPy path, and ``get_context("fast_path")`` reads back ``False``.
 """
 from __future__ import annotations
 
 import os
+import sys
 import warnings
 
 import numpy as np
@@ -77,10 +81,19 @@ def set_context(**kwargs):
 
 
 def _fast_path_from_environment():
-    """``MINIMS_FAST=1`` (or true/yes/on) switches the fast path on when minims is imported."""
+    """The fast path's setting when minims is imported: ``MINIMS_FAST=1`` (true/yes/on) or ``=0``
+    (false/no/off) if set, else on when Numba is installed and this is not a Jupyter kernel.
+
+    The default does not import Numba (that costs up to a second): ``minims.fast`` imports its
+    kernels the first time a primitive asks for one."""
     flag = os.environ.get("MINIMS_FAST", "").strip().lower()
     if flag in ("1", "true", "yes", "on"):
         set_context(fast_path=True)
+    elif flag in ("0", "false", "no", "off"):
+        set_context(fast_path=False)
+    elif "ipykernel" not in sys.modules:
+        from . import fast
+        _state["fast_path"] = fast._switch_on_when_used()
 
 
 def get_context(attr_key):

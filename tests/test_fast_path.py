@@ -99,13 +99,40 @@ DTYPES = [np.float32, np.float64]
 # ================================================================================================
 # the switch
 # ================================================================================================
-def test_the_fast_path_is_off_by_default_and_importing_minims_does_not_import_numba():
+def _fresh_process(code, **env_changes):
+    env = {k: v for k, v in os.environ.items() if k != "MINIMS_FAST"}
+    env.update(env_changes)
+    res = subprocess.run([sys.executable, "-c", code], cwd=REPO, env=env, capture_output=True, text=True)
+    assert res.returncode == 0, res.stderr[-3000:]
+    return res.stdout.split()
+
+
+@needs_numba
+def test_the_fast_path_is_on_by_default_and_importing_minims_does_not_import_numba():
     code = ("import sys, minims; print(minims.get_context('fast_path'), minims.fast.enabled, "
             "'numba' in sys.modules)")
-    env = {k: v for k, v in os.environ.items() if k != "MINIMS_FAST"}
-    out = subprocess.run([sys.executable, "-c", code], cwd=REPO, env=env, capture_output=True, text=True,
-                         check=True).stdout.split()
-    assert out == ["False", "False", "False"]
+    assert _fresh_process(code) == ["True", "True", "False"]
+
+
+def test_notebooks_default_to_the_numpy_path():
+    """Inside a Jupyter kernel (ipykernel imported before minims) the default is the NumPy path, so
+    a chapter prints the same bits on every machine."""
+    code = ("import sys, types; sys.modules['ipykernel'] = types.ModuleType('ipykernel'); import minims; "
+            "print(minims.get_context('fast_path'), minims.fast.enabled)")
+    assert _fresh_process(code) == ["False", "False"]
+    assert _fresh_process(code, MINIMS_FAST="1")[:2] == (["True", "True"] if fast.numba_available()
+                                                          else ["False", "False"])
+
+
+def test_the_environment_variable_switches_the_default_off():
+    code = "import sys, minims; print(minims.get_context('fast_path'), 'numba' in sys.modules)"
+    assert _fresh_process(code, MINIMS_FAST="0") == ["False", "False"]
+
+
+def test_without_numba_the_default_is_the_numpy_path_silently():
+    code = ("import sys, warnings; sys.modules['numba'] = None; warnings.simplefilter('error'); "
+            "import minims; print(minims.get_context('fast_path'), minims.fast.enabled)")
+    assert _fresh_process(code) == ["False", "False"]
 
 
 def test_fast_path_must_be_a_bool():

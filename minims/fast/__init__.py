@@ -9,15 +9,19 @@ any order still work), the same result up to float32 rounding.
 
 How the switch works
 --------------------
-* ``minims.set_context(fast_path=True)`` (or ``MINIMS_FAST=1`` in the environment when minims is
-  imported) calls :func:`_switch`, which imports Numba and the kernel modules and sets the one
-  module-level flag :data:`enabled`.  Without Numba it warns once and leaves the flag off, and
+* By default the fast path is on when Numba is installed — except inside a Jupyter kernel, where
+  notebooks keep the NumPy path for byte-stable outputs (``minims.context``).  The default only
+  looks Numba up (:func:`_switch_on_when_used`); the kernel modules, and Numba with them, are
+  imported by the module's ``__getattr__`` when a primitive first asks for a kernel.
+* ``minims.set_context(fast_path=True/False)`` (or ``MINIMS_FAST=1``/``0`` in the environment when
+  minims is imported) calls :func:`_switch`, which imports Numba and the kernel modules and sets the
+  one module-level flag :data:`enabled`.  Without Numba it warns once and leaves the flag off, and
   ``get_context("fast_path")`` reads back ``False``.
 * Each primitive's ``impl`` reads ``minims.fast.enabled`` once per call (a module attribute, no
   dictionary chain), calls the kernel's wrapper, and takes the NumPy path when the flag is off or
   when the wrapper returns ``None`` ("this configuration is not mine": float16, integer inputs,
   mixed dtypes, ...).  Graph mode calls the same ``impl``, so it follows the same switch.
-* Importing minims never imports Numba; only switching the fast path on does.
+* Importing minims never imports Numba; only the first kernel call, or switching on, does.
 
 Compile cost
 ------------
@@ -37,6 +41,7 @@ outer loops over Numba's threads; why that is not the default is measured in ``_
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import os
 import time
 import warnings
@@ -91,6 +96,43 @@ def _switch(on: bool) -> bool:
     from . import residuals            # no Numba needed; forget what the other path left
     residuals.clear()
     return enabled
+
+
+def _switch_on_when_used() -> bool:
+    """The default when Numba is installed: on, with the kernel modules (and Numba) imported by
+    :func:`__getattr__` when a primitive first asks for one.  False when Numba is not installed."""
+    global enabled
+    try:
+        enabled = importlib.util.find_spec("numba") is not None
+    except (ValueError, ImportError):      # e.g. sys.modules["numba"] = None: "not installed"
+        enabled = False
+    return enabled
+
+
+class _NoKernels:
+    """Stands in for a kernel module that could not be imported: every wrapper answers None,
+    which tells the primitive to take the NumPy path."""
+
+    def __getattr__(self, name):
+        return lambda *args, **kwargs: None
+
+
+def __getattr__(name):
+    """``minims.fast.conv`` & co. on first use (see :func:`_switch_on_when_used`)."""
+    if name not in KERNEL_MODULES:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    global enabled, _warned_missing
+    try:
+        return importlib.import_module(f"{__name__}.{name}")
+    except ImportError as exc:              # Numba installed but broken: the NumPy path, once said
+        enabled = False
+        import minims.context as _context
+        _context._state["fast_path"] = False
+        if not _warned_missing:
+            _warned_missing = True
+            warnings.warn(f"minims: the Numba fast path cannot be loaded ({exc}); using the NumPy path.",
+                          RuntimeWarning, stacklevel=3)
+        return _NoKernels()
 
 
 def _kernels():
