@@ -10,7 +10,9 @@ peak after ``steps`` steps are read from the same session, so the second include
 snapshot taken at the baseline, for the growth report below, is measured and left out of both).  The
 memory still held at the end (``current``) is reported too: a leak shows in both.  To say where
 growth comes from, the allocations still alive at the end that were not at the baseline are
-grouped by call stack, and the largest few are reported with their minims frames.  Both modes run
+grouped by call stack, and the largest few are reported with their minims frames.  CPython's
+table of interned strings is rebuilt on purpose when tracing starts and at the baseline (see
+``rebuild_interned_strings``): otherwise one rebuild at a random step shows as 1-4 MB of growth.  Both modes run
 on the NumPy path (``fast_path=False`` where minims has the switch): memory that Numba's kernels
 allocate through their own runtime is not visible to tracemalloc.
 """
@@ -18,6 +20,7 @@ from __future__ import annotations
 
 import contextlib
 import gc
+import sys
 import time
 import tracemalloc
 
@@ -29,6 +32,29 @@ from .workloads.w2_lenet import batch, initial_weights, minims_train_step
 LIMIT = 1.10
 FRAMES = 10          # call-stack depth tracemalloc records (the growth report shows the minims frames)
 TOP = 3
+
+
+def rebuild_interned_strings(limit=1 << 21) -> bool:
+    """Make CPython rebuild its table of interned strings now, while ``tracemalloc`` traces.
+
+    NumPy's ``ndarray.__array_interface__`` (reached through ``sliding_window_view`` in the pooling
+    primitives) interns key strings that die at once.  That churn fills CPython's interned-string dict
+    with dead slots, and every few ten thousand calls the dict is rebuilt, at the same size while the
+    number of live interned strings stays the same.  The first rebuild after ``tracemalloc`` started
+    shows up as growth by one whole table (1-4 MB: 961,216 bytes is exactly a 2**16-slot table of string
+    keys, 1,922,416 a 2**17-slot one), because the table it replaces was allocated before tracing began
+    and its release is not seen.  Called once when tracing starts and once at the end of warm-up, the
+    table is traced from the start (so the warm-up peak and the later one stand on the same base) and
+    freshly rebuilt at the baseline.  A rebuild shows as a jump of the peak: old and new table are
+    alive together for a moment.  Resets the peak.  Returns whether a rebuild was seen.
+    """
+    current = tracemalloc.get_traced_memory()[0]
+    tracemalloc.reset_peak()
+    for i in range(limit):
+        sys.intern(f"minims-soak-{i}")             # a new interned string, freed at once
+        if i % 64 == 0 and tracemalloc.get_traced_memory()[1] - current > 100_000:
+            return True
+    return False
 
 
 def _growth(before, after, top=TOP):
@@ -60,6 +86,7 @@ def measure(steps=1000, baseline=10, modes=(PYNATIVE, GRAPH), fast=None, progres
                 train(*data[i])
             gc.collect()
             tracemalloc.start(FRAMES)
+            rebuild_interned_strings()      # the interned-string table traced from the start
             tracemalloc.reset_peak()
             t0 = time.perf_counter()
             base_current = base_peak = base_snapshot = None
@@ -69,6 +96,8 @@ def measure(steps=1000, baseline=10, modes=(PYNATIVE, GRAPH), fast=None, progres
                     train(*data[(i + 2) % len(data)])
                     if i + 1 == baseline:
                         base_current, base_peak = tracemalloc.get_traced_memory()
+                        rebuild_interned_strings()  # rebuilt here, not at a random step after
+                        base_current = tracemalloc.get_traced_memory()[0]
                         # the snapshot is traced memory too: measure it, and take it out of what follows
                         base_snapshot = tracemalloc.take_snapshot()
                         snapshot_bytes = tracemalloc.get_traced_memory()[0] - base_current

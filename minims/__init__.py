@@ -23,5 +23,6 @@ from . import nn
 from .graph import jit, ms_function
 from .common import initializer as _initializer  # noqa: F401 - mindspore.common.initializer
 from . import dataset
+from .interpreters.nan_check import NonFiniteError    # raised by set_context(check_nan=True)
 
 __version__ = "0.1.0"

@@ -9,6 +9,13 @@ and so print byte-identical numbers everywhere (the two paths agree to float32 r
 last bit).  ``MINIMS_FAST=0`` or ``=1`` in the environment when minims is imported overrides the
 default; ``set_context(fast_path=...)`` switches at any time.  Asked for without Numba it warns
 once, stays on the NumPy path, and ``get_context("fast_path")`` reads back ``False``.
+
+``check_nan=True`` (off by default) checks the float outputs of every primitive, forward, backward
+and in compiled graphs, and raises ``NonFiniteError`` (a RuntimeError) at the first primitive that
+makes NaN or Inf out of finite inputs, naming it, the pass, the Cell and a fix
+(``minims.interpreters.nan_check``).  Off, NaN and Inf propagate as in NumPy, and silently as in
+MindSpore: NumPy's "divide by zero / invalid value / overflow encountered" warnings raised inside
+minims' kernels are filtered out (they would point at minims' source, not at the user's line).
 """
 from __future__ import annotations
 
@@ -37,6 +44,11 @@ _state = {
 }
 _warned_devices: set = set()
 
+# NaN and Inf propagate silently, as in MindSpore: NumPy's floating-point warnings from minims' own
+# kernels (the primitives' impl, in PyNative and in compiled graphs) would only point at minims' source.
+warnings.filterwarnings("ignore", message=r"(divide by zero|invalid value|overflow) encountered",
+                        category=RuntimeWarning, module=r"minims\.")
+
 
 def _check_bool(key, value):
     if not isinstance(value, bool):
@@ -44,7 +56,18 @@ def _check_bool(key, value):
 
 
 def set_context(**kwargs):
-    """Set context options: ``mode``, ``device_target``, ``pynative_synchronize`` and others."""
+    """Set context options (``mindspore.set_context``):
+
+    * ``mode``: ``GRAPH_MODE`` (0) or ``PYNATIVE_MODE`` (1, the default);
+    * ``device_target``: ``"CPU"``; ``"GPU"``/``"Ascend"`` are accepted and computed on the CPU;
+    * ``check_nan``: True to stop at the first primitive that produces NaN or Inf from finite
+      inputs, with a ``NonFiniteError`` naming it, the pass (forward, or which backward rule), the
+      Cell, its inputs and a fix; False (the default) lets NaN/Inf propagate silently, as NumPy
+      values do;
+    * ``fast_path``: True to run the hot primitives with Numba kernels (``minims.fast``);
+    * ``pynative_synchronize``, ``save_graphs``, ``save_graphs_path``, ``device_id``: accepted for
+      MindSpore code, no effect; other MindSpore options are accepted and remembered.
+    """
     for key, value in kwargs.items():
         if key == "mode":
             if not isinstance(value, int):          # TypeError, as MindSpore ("must be <class 'int'>")
@@ -65,8 +88,12 @@ def set_context(**kwargs):
                 warnings.warn(
                     f"minims runs on the CPU with NumPy; device_target='{value}' is accepted and "
                     "computed on the CPU.", UserWarning, stacklevel=2)
-        elif key in ("pynative_synchronize", "save_graphs", "check_nan"):
+        elif key in ("pynative_synchronize", "save_graphs"):
             _check_bool(key, value)
+        elif key == "check_nan":
+            _check_bool(key, value)
+            from .interpreters import nan_check     # late: it imports the interpreter stack
+            nan_check.switch(value)
         elif key == "fast_path":
             _check_bool(key, value)
             from . import fast              # light: Numba is imported only when switching on

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import inspect
 
+from ..common import undo
 from ..interpreters.stack import MinimsError, lend, pop_trace, push_trace, unlend, current_value
 from ..tensor import Tensor, _describe
 from .tape import TapeTrace
@@ -69,8 +70,15 @@ def vjp_call(fn, args, positions, weights, has_aux=False, sens=None, where="grad
     """Run ``fn(*args)`` on a new gradient level and differentiate it.
 
     Returns ``(value, input_grads, weight_grads)`` where ``value`` is ``fn``'s output without
-    tracers and the gradient lists follow ``positions`` and ``weights``.
+    tracers and the gradient lists follow ``positions`` and ``weights``.  If anything raises, the
+    Parameters ``fn`` wrote (BatchNorm's statistics ...) get their old values back.
     """
+    if undo._logs:                  # an outer Cell or grad call keeps the undo log already
+        return _vjp(fn, args, positions, weights, has_aux, sens, where)
+    return undo.atomic(_vjp, fn, args, positions, weights, has_aux, sens, where)
+
+
+def _vjp(fn, args, positions, weights, has_aux, sens, where):
     for p in positions:
         if not isinstance(args[p], Tensor):
             raise TypeError(
@@ -83,7 +91,11 @@ def vjp_call(fn, args, positions, weights, has_aux=False, sens=None, where="grad
         boxed = list(args)
         leaves = []
         for p in positions:
-            boxed[p] = trace.new_input(args[p])
+            # a Parameter passed in as an argument is, for the levels outside, its stand-in there
+            # (an outer grad(weights=...) or a graph being staged): differentiate that, not the raw
+            # Parameter, or the outer level loses what the primal outputs depend on
+            arg = current_value(args[p]) if getattr(args[p], "_is_parameter", False) else args[p]
+            boxed[p] = trace.new_input(arg)
             leaves.append(boxed[p])
         weight_leaves = []
         for w in weights:

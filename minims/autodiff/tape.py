@@ -12,6 +12,7 @@ differentiation.  When ``backward`` returns, the tape is dropped.
 from __future__ import annotations
 
 from ..interpreters.stack import Trace, Tracer, dispatch, MinimsError
+from ..interpreters import nan_check
 from ..primitives import base as _rules
 from ..tensor import Tensor
 
@@ -96,6 +97,13 @@ class TapeTrace(Trace):
         Must run after this level left the stack, so that the rules' own operations are
         recorded by the outer levels.  Leaves keep their cotangent in ``leaf_cotangent``.
         """
+        outer_rule = nan_check.rule         # check_nan's errors name the rule being run
+        try:
+            self._propagate(outputs, sens)
+        finally:
+            nan_check.rule = outer_rule
+
+    def _propagate(self, outputs, sens) -> None:
         from ..ops import functional as F   # late: the op table imports this module's users
 
         for out, s in zip(outputs, sens):
@@ -113,6 +121,7 @@ class TapeTrace(Trace):
                 dout = cot[0]
             saved = _rules._needed       # restored after: a rule may run a nested backward pass
             _rules._needed = tuple(p is not None for p in node.parents)
+            nan_check.rule = node
             try:
                 grads = node.prim.bprop(*node.args, node.out, dout)
             finally:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..tensor import Tensor, _describe, _to_array
+from . import undo
 
 __all__ = ["Parameter", "ParameterTuple", "ParameterNameError"]
 
@@ -61,6 +62,7 @@ class Parameter(Tensor):
                 f"Parameter.set_data: '{self.name}' has shape {list(self.shape)} but the new data has "
                 f"shape {list(arr.shape)}. Fix: pass data of the same shape."
             )
+        undo.record(self)               # a Cell or grad call that fails puts the old value back
         self._data = arr.astype(self._data.dtype, copy=True)
         return self
 

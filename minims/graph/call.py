@@ -17,6 +17,7 @@ import numpy as np
 from ..interpreters.stack import bind
 from ..primitives.base import Primitive
 from ..tensor import Tensor
+from ..common import undo
 from .executor import Plan
 from .ir import Graph, Var
 
@@ -48,6 +49,7 @@ def interpret(graph: Graph, args, effects: bool = True):
             if _active:
                 _active[-1].record_effect(param, read(value))
             else:
+                undo.record(param)          # a failing outer call puts the old array back
                 param._data = np.array(read(value)._data, dtype=param._data.dtype)
     outs = [read(o) for o in graph.outputs]
     return outs[0] if len(outs) == 1 else tuple(outs)

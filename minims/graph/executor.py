@@ -8,11 +8,20 @@ PyNative.  ``print(plan.source)`` shows the generated code.
 
 If a kernel fails, the plan is re-run step by step to find the equation, so the error names the
 primitive as in PyNative.
+
+With ``set_context(check_nan=True)`` a plan runs a second, checking variant of its code, compiled
+on first use, with a test after each equation (``if bad(v5): report(graph, 2, (v3, c0), (v5,))``): the
+first equation that turns finite inputs into NaN/Inf raises ``NonFiniteError`` naming the graph, the
+equation and the primitive (``minims.interpreters.nan_check``).  Without the option the plain code
+runs, unchanged.
 """
 from __future__ import annotations
 
 import numpy as np
 
+from .. import context as _context
+from ..common import undo
+from ..interpreters import nan_check
 from ..interpreters.stack import MinimsError
 from .ir import Graph, Var
 
@@ -36,6 +45,7 @@ class Plan:
             return const
 
         params = [name_of(v) for v in graph.inputs]
+        checks = []             # per equation: (its line, its inputs, its outputs) for the checking code
         for i, eq in enumerate(graph.equations):
             kernel = f"k{i}"
             namespace[kernel] = eq.prim.impl
@@ -43,22 +53,52 @@ class Plan:
             outs = [name_of(v) for v in eq.outs]
             lhs = (", ".join(outs) + ("," if len(outs) == 1 else "")) if eq.multiple else outs[0]
             lines.append(f"    {lhs} = {kernel}({args})")
+            checks.append((lines[-1], args, outs))
         results = [name_of(o) for o in graph.outputs] + [name_of(v) for _, v in graph.effects]
         lines.append(f"    return ({', '.join(results)}{',' if len(results) == 1 else ''})")
-        self.source = f"def run({', '.join(params)}):\n" + "\n".join(lines) + "\n"
+        header = f"def run({', '.join(params)}):\n"
+        self.source = header + "\n".join(lines) + "\n"
         exec(compile(self.source, f"<graph {graph.name}>", "exec"), namespace)   # noqa: S102
-        self._fn = namespace["run"]
+        self._fn = namespace.pop("run")     # not left in its own globals: no reference cycle
         self._n_out = len(graph.outputs)
+        self._namespace = namespace
+        self._checking_parts = (header, checks, lines[-1])
+        self._checking_fn = None
+
+    def checking_source(self) -> str:
+        """The code run under ``check_nan``: each equation followed by the test of its outputs."""
+        header, checks, ret = self._checking_parts
+        lines = []
+        for i, (line, args, outs) in enumerate(checks):
+            lines.append(line)
+            test = " or ".join(f"bad({o})" for o in outs) or "False"
+            lines.append(f"    if {test}: report(graph, {i}, ({args}{',' if args else ''}), "
+                         f"({', '.join(outs)}{',' if outs else ''}))")
+        return header + "\n".join(lines + [ret]) + "\n"
+
+    def _checking(self):
+        if self._checking_fn is None:
+            namespace = dict(self._namespace, bad=nan_check.nonfinite, report=nan_check.check_equation,
+                             graph=self.graph)
+            exec(compile(self.checking_source(), f"<graph {self.graph.name}, checked>", "exec"),  # noqa: S102
+                 namespace)
+            self._checking_fn = namespace.pop("run")
+        return self._checking_fn
 
     def run(self, arrays) -> list:
+        fn = self._fn
+        if _context._state["check_nan"]:
+            nan_check.note_composite()
+            fn = self._checking()
         try:
-            results = self._fn(*arrays)
+            results = fn(*arrays)
         except MinimsError:
             raise
         except _CAUGHT:
             self._locate_failure(arrays)
             raise
         for (param, _), value in zip(self.graph.effects, results[self._n_out:]):
+            undo.record(param)
             param._data = np.array(value, dtype=param._data.dtype)
         return [np.asarray(r) for r in results[:self._n_out]]
 

@@ -12,10 +12,11 @@ backward graph; ``f.source(*args)`` the straight-line Python the executor runs.
 from __future__ import annotations
 
 import functools
+import weakref
 
-from ..interpreters.stack import bind
+from ..interpreters.stack import active_traces, bind
 from ..tensor import Tensor
-from .call import GraphCall
+from .call import GraphCall, interpret
 from .passes import optimize
 from .staging import rebuild, trace_to_graph
 
@@ -31,10 +32,12 @@ def _static_key(value):
 
 
 class _Compiled:
-    __slots__ = ("raw", "graph", "call")
+    __slots__ = ("raw", "graph", "call", "random")
 
     def __init__(self, raw, graph):
         self.raw, self.graph, self.call = raw, graph, GraphCall(graph)
+        # a random draw (Dropout) inside: its gradient must see this run's draw, not a new one
+        self.random = any(not getattr(eq.prim, "pure", True) for eq in graph.equations)
 
 
 class JitFunction:
@@ -42,13 +45,23 @@ class JitFunction:
 
     def __init__(self, fn, instance=None, name=None):
         self.fn = fn
-        self.instance = instance
+        # weakly: the instance keeps its bound JitFunction in its __dict__ (see __get__), and a
+        # strong reference back would make the pair a cycle only the cyclic GC can free
+        try:
+            self._instance = weakref.ref(instance) if instance is not None else None
+        except TypeError:                   # an object without weakref support: held strongly
+            self._instance = (lambda obj: lambda: obj)(instance)
         self.name = name or getattr(fn, "__name__", "graph")
         self._cache: dict = {}
         self.traces = 0
         self._key_extra = None          # e.g. a Cell's training flag, for compiled Cell calls
         # name and docstring only: copying __dict__ too would pour a Cell's attributes into this object
         functools.update_wrapper(self, fn, updated=())
+
+    @property
+    def instance(self):
+        """The object a ``@jit`` method is bound to (None for a plain function)."""
+        return self._instance() if self._instance is not None else None
 
     def __get__(self, instance, owner=None):
         """``@jit`` on a method (``construct``): one compiled function per instance."""
@@ -88,7 +101,13 @@ class JitFunction:
                             f"{self.name}(x, y) rather than {self.name}(x=x, y=y).")
         entry = self._compiled(args)
         tensors = [a for a in args if isinstance(a, Tensor)] + entry.graph.implicit
-        out = bind(entry.call, *tensors)
+        if entry.random and active_traces():
+            # Under a gradient level, one GraphCall node would get its gradient from the backward
+            # graph, which replays the forward pass and so draws the random masks anew.  Run the
+            # equations one by one instead: the level records this run's draws.
+            out = interpret(entry.graph, tensors)
+        else:
+            out = bind(entry.call, *tensors)
         flat = out if len(entry.graph.outputs) != 1 else (out,)
         return rebuild(entry.graph.out_tree, list(flat))
 

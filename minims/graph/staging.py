@@ -203,15 +203,16 @@ class StagingTrace(Trace):
 
 def _flatten(out, trace, _):
     """The output structure, with leaves replaced by their position in the flat output list."""
-    counter = iter(range(1 << 30))
+    return _walk(out, iter(range(1 << 30)))
 
-    def walk(o):
-        if isinstance(o, (tuple, list)):
-            return (type(o).__name__, [walk(x) for x in o])
-        if isinstance(o, Tensor):
-            return ("leaf", next(counter))
-        return ("static", o)
-    return walk(out)
+
+def _walk(o, counter):
+    # module level: a nested recursive function would be a reference cycle (it and its closure cell)
+    if isinstance(o, (tuple, list)):
+        return (type(o).__name__, [_walk(x, counter) for x in o])
+    if isinstance(o, Tensor):
+        return ("leaf", next(counter))
+    return ("static", o)
 
 
 def _collect(out, trace, flat):
@@ -249,7 +250,13 @@ def trace_to_graph(fn, args, name: str | None = None) -> Graph:
         _active.remove(trace)
         pop_trace(trace)
     n_explicit = sum(isinstance(a, Tensor) for a in args)
-    return trace.finish(out, n_explicit)
+    try:
+        return trace.finish(out, n_explicit)
+    finally:
+        # these tables hold the trace's own tracers, which point back at it: emptied, the finished
+        # trace is freed by reference counting instead of waiting for the cyclic GC
+        trace._implicit_by_id.clear()
+        trace.effects.clear()
 
 
 def describe_types(graph: Graph) -> str:

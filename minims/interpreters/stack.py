@@ -13,6 +13,10 @@ hands down.  That ordering is what keeps nested derivatives free of perturbation
 Parameters are not arguments of the functions being differentiated, yet ``grad(f, weights=...)``
 must see them.  A gradient level *lends* each weight a tracer (a stand-in); ``bind`` swaps a lent
 Parameter for its stand-in on the way in, and the Parameter itself is never modified.
+
+``set_context(check_nan=True)`` swaps the eval interpreter for one that also checks each output for
+NaN/Inf (``minims.interpreters.nan_check``); swapping rather than testing a flag keeps the unchecked
+path free of any cost.
 """
 from __future__ import annotations
 
@@ -186,7 +190,7 @@ def dispatch(prim, args):
                     top = t
         if top is not None:
             return top.process(prim, args)
-    return evaluate(prim, args)
+    return _evaluate(prim, args)
 
 
 def _drop_dead_tracers(args):
@@ -210,6 +214,16 @@ def evaluate(prim, args):
             np.exceptions.AxisError) as exc:
         raise prim.explain_failure(exc, args) from None
     return wrap(out)
+
+
+plain_evaluate = evaluate
+_evaluate = evaluate        # what ``dispatch`` runs at the bottom; ``set_evaluator`` replaces it
+
+
+def set_evaluator(fn) -> None:
+    """Run ``fn(prim, args)`` instead of ``evaluate`` at the bottom of the stack (None: ``evaluate``)."""
+    global _evaluate
+    _evaluate = evaluate if fn is None else fn
 
 
 def wrap(out):

@@ -5,12 +5,15 @@ Kept apart from the Cell class so the five steps of a call read top to bottom in
 from __future__ import annotations
 
 import inspect
+import weakref
 
 from ..autodiff.custom_bprop import CellBprop
 from ..autodiff.hooks import (CellHookInputs, CellHookOutputs, HookRecord, call_user_fn, cannot_bind,
                               warn_hooks_ignored)
 from ..context import GRAPH_MODE, get_context
 from ..graph.staging import StaticGraphError, is_staging
+from ..common import undo
+from ..interpreters import nan_check
 from ..interpreters.stack import bind
 from ..tensor import Tensor
 
@@ -31,7 +34,22 @@ def _identity_over_tensors(prim, values):
     return tuple(values)
 
 
+_running = nan_check.cells           # the Cells being called, innermost last: errors name the path
+_logs = undo._logs
+
+
 def run_cell(cell, args, kwargs):
+    """Call ``cell``; if the call raises, the Parameters it wrote get their old values back."""
+    _running.append(cell)
+    try:
+        if _logs:                   # an outer Cell or grad call keeps the undo log already
+            return _run(cell, args, kwargs)
+        return undo.atomic(_run, cell, args, kwargs)
+    finally:
+        _running.pop()
+
+
+def _run(cell, args, kwargs):
     graph_mode = get_context("mode") == GRAPH_MODE
     if graph_mode and not is_staging() and not kwargs:
         return _compiled_call(cell)(*args)
@@ -88,8 +106,11 @@ def _compiled_call(cell):
     from ..graph.jit import JitFunction
     compiled = cell.__dict__.get("_graph_call")
     if compiled is None:
-        compiled = JitFunction(lambda *a: run_cell(cell, a, {}), name=type(cell).__name__)
-        compiled._key_extra = lambda: cell.training
+        # the Cell holds its compiled call; the call refers back weakly, so the pair is no cycle
+        # and a Cell that goes out of use is freed by reference counting
+        ref = weakref.ref(cell)
+        compiled = JitFunction(lambda *a: run_cell(ref(), a, {}), name=type(cell).__name__)
+        compiled._key_extra = lambda: ref().training
         cell.__dict__["_graph_call"] = compiled
     return compiled
 

@@ -8,6 +8,7 @@ level has lent that parameter a stand-in.
 """
 from __future__ import annotations
 
+from ..common import undo
 from ..tensor import Tensor, _describe
 from .base import Primitive
 
@@ -38,6 +39,7 @@ class Assign(Primitive):
             _active[-1].record_effect(variable, value)
             return variable
         new = dispatch(self, (variable, value))
+        undo.record(variable)           # a Cell or grad call that fails puts the old value back
         variable._data = new._data
         return variable
 

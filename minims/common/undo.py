@@ -1,0 +1,45 @@
+"""Undo logs for Parameter writes: a Cell call or a gradient call that raises leaves every Parameter
+as it found it.
+
+A training step writes Parameters as it goes: BatchNorm's moving statistics in the forward pass, then
+the optimizer one parameter (and one moment) at a time.  An error half-way — a bad hook, a custom
+bprop, a NaN caught by ``check_nan`` in the second parameter's update — would otherwise leave some
+Parameters updated and others not.  So every in-place write (``ops.assign``, ``Parameter.set_data``,
+a compiled graph's effects) first calls ``record(param)``, which keeps the old array in the open
+log; writes replace a Parameter's array and never modify it, so keeping a reference is enough.  Only
+the first write of each Parameter is logged: that is the value to go back to, and it bounds the log
+by the number of Parameters however many writes a call makes (a training loop inside one call).
+
+The outermost Cell call (``minims.nn.cell_call.run_cell``) or gradient call
+(``minims.autodiff.grad_api.vjp_call``) runs inside ``atomic``: if it raises, the old arrays are
+put back.  Calls inside it share its log (opening one per call would cost every Cell
+call), so the unit that is undone is the whole outermost call — a training step.  Outside any Cell or
+gradient call nothing is logged.
+"""
+from __future__ import annotations
+
+__all__ = ["atomic", "record"]
+
+_logs: list = []            # open logs, innermost last; each {id(Parameter): (Parameter, old array)}
+
+
+def record(param) -> None:
+    """Called just before ``param._data`` is replaced."""
+    if _logs:
+        log = _logs[-1]
+        if id(param) not in log:
+            log[id(param)] = (param, param._data)
+
+
+def atomic(fn, *args):
+    """``fn(*args)``; if it raises, every Parameter it wrote gets its old array back."""
+    log = {}
+    _logs.append(log)
+    try:
+        return fn(*args)
+    except BaseException:
+        for param, data in log.values():
+            param._data = data
+        raise
+    finally:
+        _logs.pop()                 # try/finally keeps the logs nested: ours is the last
