@@ -12,7 +12,8 @@ Cell, the same under ``set_context(mode=GRAPH_MODE)``, all in float64, and asser
    the bprop gives (not the automatic derivative), so every mode is seen to use the custom rule.
 2. Random programs drawn from the primitive table with hypothesis: 1 to 6 steps of elementwise
    unary/binary ops (broadcasting between (3,), (2, 3), (2, 1) and ()), reductions, matmul,
-   reshape/transpose, select on a comparison, softmax, activations, on inputs in safe domains.
+   reshape/transpose, select on a comparison, softmax, activations, on inputs in safe domains (the
+   ``BASIC`` space of ``minims.testing.programs``; ``tests/test_fuzz.py`` searches larger ones).
    Bounded and deterministic by default; ``MINIMS_DEEP=1`` runs a long randomised search::
 
        MINIMS_DEEP=1 python -m pytest tests/test_mode_equivalence.py -k random
@@ -30,7 +31,6 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from hypothesis.extra import numpy as hnp
 
 import minims as ms
 import minims.nn as nn
@@ -40,6 +40,7 @@ from minims import dtype as mstype
 from minims.graph import is_staging
 from minims.interpreters import stack
 from minims.testing import MODE_FAMILIES, ModeResults, check_modes
+from minims.testing.programs import BASIC, ProgramCell, programs, with_weights
 from seed_cells import (GradNet, IFNode, MatMulBpropNet, NetWithParam, Relu6Net, ReluNet,  # noqa: E402
                         TensorAddNet, Threshold, XYYNet, relusigmoid)
 
@@ -354,257 +355,8 @@ def test_seed004_network_used_inside_a_function_with_params():
 
 
 # ===== 2. random straight-line programs from the primitive table =======================================
-class Meta:
-    """What the generator knows about a value: its shape, a bound on |value| and, when the value is
-    positive, a lower bound (``lo``) — so log/sqrt/reciprocal/div/pow only ever see safe inputs."""
-
-    __slots__ = ("shape", "bound", "lo")
-
-    def __init__(self, shape, bound, lo=None):
-        self.shape, self.bound, self.lo = tuple(shape), float(bound), lo
-
-
-MAX_BOUND = 1e4          # values (and so gradients) stay moderate
-MIN_LO = 1e-2            # a denominator or log argument is at least this
-
-
-def _bcast(*shapes):
-    try:
-        return tuple(np.broadcast_shapes(*shapes))
-    except ValueError:
-        return None
-
-
-class Step:
-    """One line of a program: ``v{k} = text`` computed by ``fn(*operands)``."""
-
-    def __init__(self, text, fn, operands):
-        self.text, self.fn, self.operands = text, fn, operands
-
-
-UNARY_OPS = {
-    # name: (function, needs a positive input, result bound and lo from (bound, lo))
-    "neg": (ops.neg, False, lambda b, lo: (b, None)),
-    "exp": (ops.exp, False, lambda b, lo: (np.exp(b), np.exp(-b)) if b <= 4 else None),
-    "log": (ops.log, True, lambda b, lo: (max(abs(np.log(lo)), abs(np.log(b))), None)),
-    "sqrt": (ops.sqrt, True, lambda b, lo: (np.sqrt(b), np.sqrt(lo))),
-    "square": (ops.square, False, lambda b, lo: (b * b, lo * lo if lo else None)),
-    "sin": (ops.sin, False, lambda b, lo: (1.0, None)),
-    "cos": (ops.cos, False, lambda b, lo: (1.0, None)),
-    "tanh": (ops.tanh, False, lambda b, lo: (1.0, None)),
-    "sigmoid": (ops.sigmoid, False, lambda b, lo: (1.0, 1 / (1 + np.exp(b)))),
-    "relu": (ops.relu, False, lambda b, lo: (b, None)),
-    "abs": (ops.abs, False, lambda b, lo: (b, lo)),
-    "reciprocal": (ops.reciprocal, True, lambda b, lo: (1 / lo, 1 / b)),
-}
-
-BINARY_OPS = {
-    # name: (function, needs a positive 2nd operand, needs a positive 1st operand, bound/lo rule)
-    "add": (ops.add, False, False, lambda a, b: (a.bound + b.bound, a.lo + b.lo if a.lo and b.lo else None)),
-    "sub": (ops.sub, False, False, lambda a, b: (a.bound + b.bound, None)),
-    "mul": (ops.mul, False, False, lambda a, b: (a.bound * b.bound, a.lo * b.lo if a.lo and b.lo else None)),
-    "div": (ops.div, True, False, lambda a, b: (a.bound / b.lo, a.lo / b.bound if a.lo else None)),
-    "maximum": (ops.maximum, False, False,
-                lambda a, b: (max(a.bound, b.bound), max(a.lo or 0, b.lo or 0) or None)),
-    "minimum": (ops.minimum, False, False,
-                lambda a, b: (max(a.bound, b.bound), min(a.lo, b.lo) if a.lo and b.lo else None)),
-    "pow": (ops.pow, False, True,
-            lambda a, b: (max(a.bound, 1 / a.lo) ** b.bound, max(a.bound, 1 / a.lo) ** -b.bound)
-            if b.bound <= 2 else None),
-}
-
-COMPARISONS = {"gt": ops.gt, "lt": ops.lt, "ge": ops.ge}
-REDUCTIONS_ = {"sum": ops.ReduceSum, "mean": ops.ReduceMean, "max": ops.ReduceMax}
-SCALARS = [0.5, -1.5, 2.0, 3.0]
-PROGRAM_SHAPES = [(3,), (2, 3), (2, 1), ()]
-STEP_KINDS = ["unary", "unary", "binary", "binary", "scalar", "reduce", "matmul", "reshape",
-              "transpose", "select", "softmax"]
-
-
-def _operand(draw, metas, positive=False):
-    """Index of an earlier value (shrinking towards the latest one, so programs are chains)."""
-    candidates = [i for i, m in enumerate(metas) if not positive or (m.lo is not None and m.lo >= MIN_LO)]
-    if not candidates:
-        return None
-    return candidates[len(candidates) - 1 - draw(st.integers(0, len(candidates) - 1))]
-
-
-def _draw_step(draw, kind, metas):
-    """A step of ``kind`` on earlier values, with the Meta of its result; None if none fits."""
-    n = len(metas)
-    if kind == "unary":
-        name = draw(st.sampled_from(sorted(UNARY_OPS)))
-        fn, positive, rule = UNARY_OPS[name]
-        i = _operand(draw, metas, positive)
-        if i is None:
-            return None
-        out = rule(metas[i].bound, metas[i].lo)
-        return out and (Step(f"ops.{name}(v{i})", fn, [i]), Meta(metas[i].shape, *out))
-    if kind == "binary":
-        name = draw(st.sampled_from(sorted(BINARY_OPS)))
-        fn, second_pos, first_pos, rule = BINARY_OPS[name]
-        i, j = _operand(draw, metas, first_pos), _operand(draw, metas, second_pos)
-        if i is None or j is None or (shape := _bcast(metas[i].shape, metas[j].shape)) is None:
-            return None
-        out = rule(metas[i], metas[j])
-        return out and (Step(f"ops.{name}(v{i}, v{j})", fn, [i, j]), Meta(shape, *out))
-    if kind == "scalar":
-        name = draw(st.sampled_from(["add", "mul", "sub"]))
-        c, first = draw(st.sampled_from(SCALARS)), draw(st.booleans())
-        i = _operand(draw, metas)
-        m = metas[i]
-        fn = BINARY_OPS[name][0]
-        if name == "mul":
-            bound, lo = m.bound * abs(c), (m.lo * c if m.lo and c > 0 else None)
-        else:
-            bound, lo = m.bound + abs(c), (m.lo + c if name == "add" and m.lo and c > 0 else None)
-        text = f"ops.{name}({c}, v{i})" if first else f"ops.{name}(v{i}, {c})"
-        call = (lambda a, fn=fn, c=c: fn(c, a)) if first else (lambda a, fn=fn, c=c: fn(a, c))
-        return Step(text, call, [i]), Meta(m.shape, bound, None if first and name == "sub" else lo)
-    if kind == "reduce":
-        name = draw(st.sampled_from(sorted(REDUCTIONS_)))
-        i = _operand(draw, metas)
-        m = metas[i]
-        nd = len(m.shape)
-        axis = draw(st.one_of(st.just(()), st.integers(-nd, nd - 1) if nd else st.just(()),
-                              st.lists(st.integers(0, max(nd - 1, 0)), unique=True, max_size=nd).map(tuple)))
-        keep = draw(st.booleans())
-        axes = range(nd) if axis == () else ([axis % nd] if isinstance(axis, int) else axis)
-        count = int(np.prod([m.shape[a] for a in axes])) if nd else 1
-        shape = tuple(1 if k in axes else s for k, s in enumerate(m.shape)) if keep else \
-            tuple(s for k, s in enumerate(m.shape) if k not in axes)
-        bound = m.bound * count if name == "sum" else m.bound
-        lo = (m.lo * (count if name == "sum" else 1)) if m.lo else None
-        cls = REDUCTIONS_[name]
-        step = Step(f"ops.{cls.__name__}(keep_dims={keep})(v{i}, {axis!r})",
-                    lambda a, cls=cls, keep=keep, axis=axis: cls(keep)(a, axis), [i])
-        return step, Meta(shape, bound, lo)
-    if kind == "matmul":
-        pairs = [(i, j) for i in range(n) for j in range(n)
-                 if len(metas[i].shape) in (1, 2) and len(metas[j].shape) in (1, 2)
-                 and metas[i].shape[-1] == metas[j].shape[0]]
-        if not pairs:
-            return None
-        i, j = draw(st.sampled_from(pairs))
-        a, b = metas[i].shape, metas[j].shape
-        shape = a[:-1] + b[1:]
-        return (Step(f"ops.matmul(v{i}, v{j})", ops.matmul, [i, j]),
-                Meta(shape, a[-1] * metas[i].bound * metas[j].bound))
-    if kind == "reshape":
-        i = _operand(draw, metas)
-        m = metas[i]
-        size = int(np.prod(m.shape))
-        target = draw(st.sampled_from([(size,), (1, size), (size, 1), m.shape[::-1], (-1,)]))
-        shape = (size,) if target == (-1,) else target
-        return (Step(f"ops.reshape(v{i}, {target!r})", lambda a, t=target: ops.reshape(a, t), [i]),
-                Meta(shape, m.bound, m.lo))
-    if kind == "transpose":
-        i = _operand(draw, metas)
-        m = metas[i]
-        perm = tuple(draw(st.permutations(range(len(m.shape)))))
-        return (Step(f"ops.transpose(v{i}, {perm!r})", lambda a, p=perm: ops.transpose(a, p), [i]),
-                Meta(tuple(m.shape[p] for p in perm), m.bound, m.lo))
-    if kind == "select":
-        cmp = draw(st.sampled_from(sorted(COMPARISONS)))
-        i, j, k, l = (_operand(draw, metas) for _ in range(4))
-        shape = _bcast(*(metas[q].shape for q in (i, j, k, l)))
-        if shape is None:
-            return None
-        x, y = metas[k], metas[l]
-        lo = min(x.lo, y.lo) if x.lo and y.lo else None
-        return (Step(f"ops.select(ops.{cmp}(v{i}, v{j}), v{k}, v{l})",
-                     lambda a, b, c, d, cmp=COMPARISONS[cmp]: ops.select(cmp(a, b), c, d), [i, j, k, l]),
-                Meta(shape, max(x.bound, y.bound), lo))
-    if kind == "softmax":
-        i = _operand(draw, metas)
-        m = metas[i]
-        if not m.shape:
-            return None
-        axis = draw(st.integers(-len(m.shape), len(m.shape) - 1))
-        count = m.shape[axis]
-        if draw(st.booleans()):
-            return (Step(f"ops.softmax(v{i}, {axis})", lambda a, ax=axis: ops.softmax(a, ax), [i]),
-                    Meta(m.shape, 1.0, np.exp(-2 * m.bound) / count))
-        return (Step(f"ops.log_softmax(v{i}, {axis})", lambda a, ax=axis: ops.log_softmax(a, ax), [i]),
-                Meta(m.shape, 2 * m.bound + np.log(count)))
-    raise ValueError(kind)
-
-
-class Program:
-    """A random straight-line program; ``repr`` is its Python source, ready to paste as a reproducer."""
-
-    def __init__(self, input_metas, steps, outputs):
-        self.input_metas, self.steps, self.outputs = input_metas, steps, outputs
-        self.__name__ = "program"
-
-    def __call__(self, *inputs):
-        env = list(inputs)
-        for step in self.steps:
-            env.append(step.fn(*(env[i] for i in step.operands)))
-        outs = tuple(env[i] for i in self.outputs)
-        return outs[0] if len(outs) == 1 else outs
-
-    def __repr__(self):
-        n = len(self.input_metas)
-        lines = [f"def program({', '.join(f'v{i}' for i in range(n))}):"]
-        lines += [f"    v{n + k} = {s.text}" for k, s in enumerate(self.steps)]
-        lines.append(f"    return {', '.join(f'v{i}' for i in self.outputs)}")
-        return "\n".join(lines)
-
-
-@st.composite
-def programs(draw):
-    metas = []
-    for _ in range(draw(st.integers(1, 3))):
-        positive = draw(st.booleans())
-        metas.append(Meta(draw(st.sampled_from(PROGRAM_SHAPES)), 2.0, 0.5 if positive else None))
-    n_inputs = len(metas)
-    steps = []
-    for _ in range(draw(st.integers(1, 6))):
-        made = _draw_step(draw, draw(st.sampled_from(STEP_KINDS)), metas)
-        if not made or made[1].bound > MAX_BOUND:
-            i = _operand(draw, metas)                        # the step that always fits
-            made = Step(f"ops.tanh(v{i})", ops.tanh, [i]), Meta(metas[i].shape, 1.0)
-        steps.append(made[0])
-        metas.append(made[1])
-    last = len(metas) - 1
-    extra = draw(st.sampled_from([None] + list(range(last))))      # a second output sometimes
-    outputs = (last,) if extra is None else (last, extra)
-    program = Program(metas[:n_inputs], steps, outputs)
-    args = tuple(Tensor(draw(hnp.arrays(np.float64, m.shape, elements=st.floats(
-        0.5 if m.lo else -2.0, 2.0, allow_subnormal=False)), label=f"v{i}"))
-        for i, m in enumerate(metas[:n_inputs]))
-    return program, args
-
-
-class ProgramCell(nn.Cell):
-    """A program as a Cell, so that ``set_context(mode=GRAPH_MODE)`` compiles it too.
-
-    ``weights``: {input position: Parameter} — those inputs are read from the Cell's Parameters
-    (differentiated with ``weights=``) instead of being passed in.
-    """
-
-    def __init__(self, program, weights=None):
-        super().__init__()
-        self.program = program
-        self.positions = sorted(weights or {})
-        for k in self.positions:
-            setattr(self, f"w{k}", weights[k])
-
-    def construct(self, *inputs):
-        given = iter(inputs)
-        full = [getattr(self, f"w{k}") if k in self.positions else next(given)
-                for k in range(len(self.program.input_metas))]
-        return self.program(*full)
-
-
-def with_weights(program, args, chosen):
-    """The program as a Cell reading the inputs at ``chosen`` from Parameters; the other args."""
-    weights = {k: Parameter(args[k], name=f"w{k}") for k in chosen}
-    rest = tuple(a for k, a in enumerate(args) if k not in weights)
-    return ProgramCell(program, weights), rest, [weights[k] for k in sorted(weights)]
-
-
+# The generator lives in minims.testing.programs (shared with tests/test_fuzz.py, which adds integer
+# inputs, layers, custom bprops and hooks); BASIC is the space these two tests have always searched.
 DEEP = os.environ.get("MINIMS_DEEP", "") not in ("", "0")
 RANDOM_SETTINGS = settings(
     max_examples=20000 if DEEP else 150,
@@ -618,7 +370,7 @@ RUN_STATS = {"programs": 0, "seconds": 0.0}
 
 
 @RANDOM_SETTINGS
-@given(case=programs(), as_cell=st.booleans())
+@given(case=programs(BASIC), as_cell=st.booleans())
 def test_random_programs_agree_in_every_mode(case, as_cell):
     program, args = case
     start = time.perf_counter()
@@ -632,7 +384,7 @@ def test_random_programs_agree_in_every_mode(case, as_cell):
 
 
 @RANDOM_SETTINGS
-@given(case=programs(), chosen=st.lists(st.integers(0, 2), min_size=1, max_size=3, unique=True))
+@given(case=programs(BASIC), chosen=st.lists(st.integers(0, 2), min_size=1, max_size=3, unique=True))
 def test_random_programs_with_weights_agree_in_every_mode(case, chosen):
     """Some inputs are Parameters of the Cell, differentiated with ``weights=`` (the rest as inputs).
 

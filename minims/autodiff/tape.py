@@ -44,6 +44,11 @@ class TapeTracer(Tracer):
     def _primal_value(self):
         return self._primal
 
+    @property
+    def dtype(self):
+        # the primal's own: under the symbolic interpreter ``_data`` holds SymPy objects
+        return self._primal.dtype
+
 
 def _box(trace, primal, node, index):
     t = object.__new__(TapeTracer)

@@ -2,7 +2,7 @@
 
 The NumPy path copies every window (``(N, C, Ho, Wo, kh*kw)``) to take ``argmax`` or ``sum`` over
 its last axis, and scatters gradients back with a loop over kernel taps.  Here the input is padded
-once (with -inf for max, 0 for average, exactly as the NumPy path pads) and the windows are read
+once (with the lowest finite value for max, 0 for average, exactly as the NumPy path pads) and the windows are read
 in place, one *output row* at a time: for each kernel tap (a, b), the values that tap sees across
 the row are one strided row of the padded input, and a loop over that row updates a running
 maximum (or sum) for every window of the row at once.  Looping tap-by-tap over a whole row, rather
@@ -66,7 +66,7 @@ def _row_argmax(xp, n, c, i, kh, kw, sh, sw, dh, dw, best, dr, dc):
 
 @kernel(parallel=True)
 def _max_pool_where(xp, kh, kw, sh, sw, dh, dw, ho, wo):
-    """``out[n, c, i, j]`` = the maximum of window (i, j) of the (-inf padded) plane (n, c), and
+    """``out[n, c, i, j]`` = the maximum of window (i, j) of the padded plane (n, c), and
     where it is: the flat index into the padded plane, ``(i*sh + dr) * Wp + (j*sw + dc)``, as int32
     ``(N, C, Ho, Wo)`` (kept as a residual for the gradient)."""
     n_, c_, wp = xp.shape[0], xp.shape[1], xp.shape[3]
@@ -189,12 +189,17 @@ def _crop(xp, pads, hw):
     return np.ascontiguousarray(xp[:, :, pt:pt + hw[0], pl:pl + hw[1]])
 
 
+def _lowest(x):
+    """What max pooling pads with: the dtype's lowest finite value (as the NumPy path, and MindSpore)."""
+    return np.finfo(x.dtype).min
+
+
 def max_pool(prim, x):
     """The forward pass; where each maximum is stays behind as a residual for ``max_pool_grad``."""
     if not same_float(x):
         return None
     pads, geo, (ho, wo) = _window(prim, x.shape[2:])
-    out, at = _max_pool_where(pad(c_array(x), pads, -np.inf), *geo, ho, wo)
+    out, at = _max_pool_where(pad(c_array(x), pads, _lowest(x)), *geo, ho, wo)
     residuals.keep(x, ("maxpool", pads, geo), at, at.nbytes)
     return out
 
@@ -208,7 +213,7 @@ def max_pool_grad(prim, x, grad):
     if at is not None and at.shape == grad.shape:
         dxp = _scatter_at(at, c_array(grad), np.zeros(padded, dtype=x.dtype))
     else:
-        xp = pad(c_array(x), pads, -np.inf)
+        xp = pad(c_array(x), pads, _lowest(x))
         dxp = _max_pool_grad(xp, c_array(grad), np.zeros(xp.shape, dtype=xp.dtype), *geo)
     return _crop(dxp, pads, x.shape[2:])
 
@@ -217,7 +222,7 @@ def max_pool_grad_grad(prim, x, grad):
     if not same_float(x, grad):
         return None
     pads, geo, (ho, wo) = _window(prim, x.shape[2:])
-    return _max_pool_grad_grad(pad(c_array(x), pads, -np.inf), pad(c_array(grad), pads, 0.0), *geo, ho, wo)
+    return _max_pool_grad_grad(pad(c_array(x), pads, _lowest(x)), pad(c_array(grad), pads, 0.0), *geo, ho, wo)
 
 
 def _divisor(prim, hw, out_hw):

@@ -180,13 +180,20 @@ class Pow(_Binary):
         return np.power(x, y)
 
 
+def _share(wins_or_ties, wins, dtype):
+    """x's share of the gradient of maximum/minimum: 1 where x wins, 0 where y wins, and 1/2 on a
+    tie, which MindSpore splits evenly between the two inputs (as its ReduceMax does)."""
+    f = F()
+    return f.mul(f.add(f.cast(wins_or_ties, dtype), f.cast(wins, dtype)), 0.5)
+
+
 class Maximum(_Binary):
     def impl(self, x, y):
         return np.maximum(x, y)
 
     def bprop(self, x, y, out, dout):
         f = F()
-        take_x = f.cast(f.ge(x, y), dout.dtype)
+        take_x = _share(f.ge(x, y), f.gt(x, y), dout.dtype)
         dx = sum_to(f.mul(dout, take_x), x) if hasattr(x, "shape") else None
         dy = sum_to(f.mul(dout, f.sub(1, take_x)), y) if hasattr(y, "shape") else None
         return dx, dy
@@ -201,7 +208,7 @@ class Minimum(_Binary):
 
     def bprop(self, x, y, out, dout):
         f = F()
-        take_x = f.cast(f.le(x, y), dout.dtype)
+        take_x = _share(f.le(x, y), f.lt(x, y), dout.dtype)
         dx = sum_to(f.mul(dout, take_x), x) if hasattr(x, "shape") else None
         dy = sum_to(f.mul(dout, f.sub(1, take_x)), y) if hasattr(y, "shape") else None
         return dx, dy

@@ -98,7 +98,9 @@ class _PoolBase(Primitive):
     # ----- max pooling: where is the maximum of each window? -------------------------------------
     def _argmax(self, x):
         """Flat kernel index (0 .. kh*kw-1) of the first maximum of every window, ``(N, C, Ho, Wo)``."""
-        low = -np.inf if x.dtype.kind == "f" else np.iinfo(x.dtype).min
+        # the lowest finite value, as MindSpore pads: a window lying wholly in the padding gives
+        # -3.4028235e+38 (float32), not -inf
+        low = np.finfo(x.dtype).min if x.dtype.kind == "f" else np.iinfo(x.dtype).min
         xp, _ = self._padded(x, low)
         _, _, out = self._geometry(x.shape[2:])
         win = self._win(xp, out)
@@ -171,7 +173,8 @@ class _PoolBase(Primitive):
 class MaxPool(_PoolBase):
     """``ops.MaxPool(kernel_size=1, strides=1, pad_mode="valid", data_format="NCHW")(x)``.
 
-    "same" pads with -inf (padding never wins).  The gradient goes to the *first* maximum of each
+    "same" pads with the dtype's lowest finite value (padding wins only where a window sees nothing
+    greater, e.g. a window wholly in the padding, as in MindSpore).  The gradient goes to the *first* maximum of each
     window in row-major order, as MindSpore and PyTorch do on ties.
     """
 

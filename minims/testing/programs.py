@@ -1,0 +1,970 @@
+"""Random straight-line programs drawn from the primitive table, for differential testing.
+
+A :class:`Program` is a function of a few Tensors whose body is a list of lines
+``v5 = ops.tanh(ops.mul(v1, v3))``, each a primitive (or a small composite: a layer, a Cell with a
+custom ``bprop``, a backward hook, a gradient taken inside the program) applied to earlier values.
+``repr(program)`` is its Python source, and :meth:`Program.reproducer` adds the arguments, so a
+failing example can be pasted into a test as it is.
+
+:func:`programs` is a Hypothesis strategy drawing ``(program, args)`` pairs from a :class:`Space`,
+which says which kinds of line may appear, which dtypes and shapes the inputs have and how values
+are drawn.  The presets are the spaces the differential tests (``tests/test_fuzz.py``,
+``tests/test_mode_equivalence.py``) search:
+
+=================  =================================================================================
+``BASIC``          elementwise ops with broadcasting, reductions, matmul, shapes, select, softmax
+``MODES``          ``BASIC`` plus integer inputs, nested ``grad`` lines, custom ``bprop`` Cells (both
+                   correct rules and a deliberately different one), dense and NN layers
+``GRADS``          ``MODES`` without the deliberately different rule, in float64 with inputs kept
+                   further from singular points (finite differences need that)
+``SPECIAL``        programs with custom rules and backward hooks, checked against what the rule says
+``FAST``           NCHW inputs through conv / pooling / batch norm / dense / softmax cross-entropy,
+                   float32 or float64 (the primitives that have Numba kernels)
+``SYMBOLIC``       only primitives with a SymPy rule, small shapes (the symbolic interpreter is slow);
+                   no nested ``grad`` lines (``grad`` inside ``symbolic_call`` fails, see the xfail
+                   in ``tests/test_fuzz.py``)
+=================  =================================================================================
+
+Safe input domains: every value carries a bound on its magnitude and, when it is known to be
+positive, a lower bound, so logarithms, square roots, reciprocals, divisions and powers only see
+arguments at least ``Space.min_lo`` above zero, and no value grows beyond ``Space.max_bound``.
+Kinks (relu, abs, maximum, select, max-reductions, max pooling, a step function) cannot be ruled
+out that way; :func:`near_a_kink` tells whether a point sits so close to one that a finite
+difference would straddle it.
+
+A program runs four ways, which treat its custom rules and hooks differently (see :class:`Special`):
+``program`` itself (what the user wrote), ``program.variant("plain")`` (hooks removed, as Graph mode
+removes them), ``program.variant("reference")`` (each custom rule or hook re-expressed with
+``stop_gradient``: same values, same derivative, no hook or custom bprop involved) and
+``program.frozen_at(args)`` (a function whose *true* derivative at ``args`` is what the rules say,
+for finite differences).
+
+This module needs Hypothesis (a test dependency); importing ``minims.testing`` does not import it.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+import numpy as np
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
+
+from .. import nn
+from .. import ops
+from ..common.parameter import Parameter
+from ..primitives import nn as P
+from ..tensor import Tensor
+
+__all__ = ["Space", "Meta", "Step", "Special", "Program", "ProgramCell", "programs", "with_weights",
+           "near_a_kink", "BASIC", "MODES", "GRADS", "SPECIAL", "FAST", "SYMBOLIC",
+           "SquareWithBprop", "SigmoidWithBprop", "MulWithBprop", "SpikeWithSurrogate",
+           "SinWithTripledRule", "TanhWithScaledHook", "scaling_hook", "scaled_identity"]
+
+
+# ===== what the generator knows about a value ========================================================
+class Meta:
+    """A value's shape, a bound on ``|value|``, a lower bound ``lo`` when it is known to be positive,
+    and its kind: ``"f"`` (float) or ``"i"`` (integer)."""
+
+    __slots__ = ("shape", "bound", "lo", "kind")
+
+    def __init__(self, shape, bound, lo=None, kind="f"):
+        self.shape, self.bound, self.lo, self.kind = tuple(shape), float(bound), lo, kind
+
+    def __repr__(self):
+        return f"Meta({self.shape}, bound={self.bound:g}, lo={self.lo}, kind={self.kind!r})"
+
+
+@dataclass(frozen=True)
+class Space:
+    """Where :func:`programs` draws from.
+
+    ``kinds``: the kinds of line, repeated to weight them (``BASIC_KINDS``, ``NN_KINDS``, ``"int"``,
+    ``"inner_grad"``, ``"special"``, ``"dense"``); ``dtypes``: the float dtypes of the inputs (one per
+    program); ``shapes``: the shapes of the first inputs; ``ints``: integer inputs too; ``nchw``: the
+    probability that the first input is an image batch ``(N, C, H, W)``;
+    ``values``: ``"drawn"`` (Hypothesis picks every element: simple numbers, repeats, ties) or
+    ``"random"`` (a seeded generator: continuous values, no ties); ``min_lo``/``max_bound``: the
+    safe domain; ``steps``/``inputs``: how many lines and first inputs; ``specials``: which custom
+    rules and hooks a ``special`` line may use; ``need``: kinds of line every program must contain.
+    """
+
+    kinds: tuple
+    dtypes: tuple = ("float64",)
+    shapes: tuple = ((3,), (2, 3), (2, 1), ())
+    ints: bool = False
+    nchw: float = 0.0
+    values: str = "drawn"
+    min_lo: float = 1e-2
+    max_bound: float = 1e4
+    steps: tuple = (1, 6)
+    inputs: tuple = (1, 3)
+    specials: tuple = ()
+    need: tuple = ()
+
+
+BASIC_KINDS = ("unary", "unary", "binary", "binary", "scalar", "reduce", "matmul", "reshape",
+               "transpose", "select", "softmax")
+NN_KINDS = ("conv", "conv", "pool", "pool", "batchnorm", "flatten", "dense", "xent")
+ALL_SPECIALS = ("square_bprop", "sigmoid_bprop", "mul_bprop", "spike_surrogate", "tripled_rule",
+                "hook_backward", "cell_hook")
+CORRECT_BPROPS = ("square_bprop", "sigmoid_bprop", "mul_bprop")
+
+BASIC = Space(kinds=BASIC_KINDS)
+MODES = Space(kinds=BASIC_KINDS + ("int", "inner_grad", "special", "dense") + NN_KINDS,
+              dtypes=("float32", "float64"), ints=True, nchw=0.3, steps=(1, 7),
+              specials=CORRECT_BPROPS + ("spike_surrogate", "tripled_rule"))
+GRADS = replace(MODES, dtypes=("float64",), values="random", min_lo=0.2, max_bound=1e3,
+                specials=CORRECT_BPROPS)
+SPECIAL = replace(MODES, dtypes=("float64",), values="random", min_lo=0.2, max_bound=1e3,
+                  specials=ALL_SPECIALS, need=("special",), steps=(2, 6))
+FAST = Space(kinds=("unary", "binary", "scalar", "reduce") + NN_KINDS * 2, nchw=1.0,
+             dtypes=("float32", "float64"), values="random", shapes=((3,), ()), inputs=(1, 2),
+             steps=(2, 7), need=("fast",), min_lo=0.1, max_bound=1e3)
+SYMBOLIC = Space(kinds=BASIC_KINDS + ("int", "dense"), shapes=((2,), (2, 2), (2, 1), ()),
+                 ints=True, values="random", steps=(1, 5), min_lo=0.2, max_bound=1e3, inputs=(1, 2))
+
+
+# ===== one line of a program ===========================================================================
+@dataclass
+class Special:
+    """A line whose derivative is *not* the automatic derivative of its forward computation, or one
+    that Graph mode treats differently.
+
+    ``kind``: ``"bprop"`` (a Cell with a correct custom ``bprop``: its derivative is that of
+    ``forward``), ``"rule"`` (a Cell whose ``bprop`` is deliberately the derivative of ``surrogate``
+    instead) or ``"hook"`` (a backward hook that scales the gradient: its derivative is that of
+    ``surrogate = scale * forward``; Graph mode skips hooks, so there the derivative is ``forward``'s).
+    ``forward`` and ``surrogate`` take and return Tensors.  ``reference``, when given, is the line
+    written without hooks or custom rules, for the derivatives of every order (by default
+    ``stop_gradient(F(a)) + (S(a) - stop_gradient(S(a)))``: the value of ``F``, the derivatives of
+    ``S``).  A Cell's backward hook needs its own: it scales the gradient at the Cell's *input* at
+    every gradient level, so a second derivative sees the scale on the way into the Cell too.
+    """
+
+    kind: str
+    forward: object
+    surrogate: object = None
+    reference: object = None
+
+
+class Step:
+    """One line ``v{k} = text``, computed by ``fn(*operands)``.
+
+    ``decision(*arrays)``: for a line with a kink, the discrete choice it makes at its operands'
+    values (which side of relu's kink, which maximum, which branch), as an array; ``None`` for a
+    smooth line.  ``tags``: ``"fast"`` (a primitive with a Numba kernel), ``"nosym"`` (no SymPy rule).
+    """
+
+    def __init__(self, text, fn, operands, decision=None, tags=(), special=None):
+        self.text, self.fn, self.operands = text, fn, list(operands)
+        self.decision, self.tags, self.special = decision, frozenset(tags), special
+
+
+class Input:
+    """A program argument (``position`` in the argument list) with the domain its values come from."""
+
+    def __init__(self, position, meta, low, high):
+        self.position, self.meta, self.low, self.high = position, meta, low, high
+
+
+def _sg(x):
+    return ops.stop_gradient(x)
+
+
+# ===== custom bprops and hooks (module level, so a reproducer can name them) =========================
+class SquareWithBprop(nn.Cell):
+    """``x * x`` with its correct derivative written as a custom bprop."""
+
+    def construct(self, x):
+        return x * x
+
+    def bprop(self, x, out, dout):
+        return (dout * x * 2.0,)
+
+
+class SigmoidWithBprop(nn.Cell):
+    """``sigmoid(x)`` whose (correct) bprop reads the forward output ``out``."""
+
+    def construct(self, x):
+        return ops.sigmoid(x)
+
+    def bprop(self, x, out, dout):
+        return (dout * out * (1.0 - out),)
+
+
+class MulWithBprop(nn.Cell):
+    """``x * y`` (same shapes) with the correct two-input bprop (the documentation's example)."""
+
+    def construct(self, x, y):
+        return x * y
+
+    def bprop(self, x, y, out, dout):
+        return dout * y, dout * x
+
+
+class SpikeWithSurrogate(nn.Cell):
+    """A deliberately different rule: the step ``x > 0`` forward, ``sigmoid'(x)`` backward (the
+    surrogate gradient of spiking networks, seed 000)."""
+
+    def construct(self, x):
+        return ops.cast(ops.gt(x, 0.0), x.dtype)
+
+    def bprop(self, x, out, dout):
+        s = ops.sigmoid(x)
+        return (dout * s * (1.0 - s),)
+
+
+class SinWithTripledRule(nn.Cell):
+    """A deliberately different rule: ``sin(x)`` forward, ``3 cos(x)`` backward."""
+
+    def construct(self, x):
+        return ops.sin(x)
+
+    def bprop(self, x, out, dout):
+        return (dout * ops.cos(x) * 3.0,)
+
+
+def scaling_hook(scale):
+    """A backward hook for ``ops.HookBackward`` that multiplies the gradient passing by ``scale``."""
+    def hook(grads):
+        return tuple(g * scale for g in grads)
+    hook.__name__ = f"times_{scale:g}".replace("-", "minus_").replace(".", "_")
+    return hook
+
+
+class TanhWithScaledHook(nn.Cell):
+    """``tanh(x)`` with a Cell backward hook that multiplies the gradient with respect to ``x`` by
+    ``scale`` (``grad_output`` in the documentation's names)."""
+
+    def __init__(self, scale):
+        super().__init__()
+        self.scale = scale
+        self.register_backward_hook(self.hook)
+
+    def hook(self, cell_id, grad_input, grad_output):
+        return tuple(g * self.scale for g in grad_output)
+
+    def construct(self, x):
+        return ops.tanh(x)
+
+
+def scaled_identity(x, scale):
+    """``x`` itself, whose derivative is ``scale`` at every order: ``sg(x) + (scale x - sg(scale x))``."""
+    y = x * scale
+    return ops.add(_sg(x), ops.sub(y, _sg(y)))
+
+
+def _sigmoid_surrogate(x):
+    return ops.sigmoid(x)
+
+
+def _tripled_sin(x):
+    return ops.sin(x) * 3.0
+
+
+# ===== the program ==================================================================================
+class Program:
+    """A random straight-line program; ``repr`` is its Python source."""
+
+    def __init__(self, nodes, outputs, dtype):
+        self.nodes, self.outputs, self.dtype = nodes, tuple(outputs), dtype
+        self.inputs = [n for n in nodes if isinstance(n, Input)]
+        self.input_metas = [n.meta for n in self.inputs]
+        self.steps = [n for n in nodes if isinstance(n, Step)]
+        self.__name__ = "program"
+
+    # ----- what it contains --------------------------------------------------------------------
+    def has(self, tag) -> bool:
+        """Does a line carry ``tag`` (``"fast"``, ``"nosym"``), or a special of that kind?"""
+        return any(tag in s.tags or (s.special is not None and s.special.kind == tag) for s in self.steps)
+
+    @property
+    def has_hooks(self) -> bool:
+        return self.has("hook")
+
+    @property
+    def has_custom_rules(self) -> bool:
+        """Lines whose derivative differs from the automatic derivative of their forward computation."""
+        return self.has("hook") or self.has("rule")
+
+    # ----- running it ---------------------------------------------------------------------------
+    def __call__(self, *args):
+        return self._run(args, "real")
+
+    def _run(self, args, variant, base=None, record=None):
+        env = []
+        for k, node in enumerate(self.nodes):
+            if isinstance(node, Input):
+                env.append(args[node.position])
+                continue
+            operands = [env[i] for i in node.operands]
+            if record is not None:
+                record[k] = operands
+            sp = node.special
+            if sp is None or variant == "real" or (variant == "plain" and sp.kind != "hook"):
+                env.append(node.fn(*operands))
+            elif variant == "plain" or sp.kind == "bprop":
+                env.append(sp.forward(*operands))
+            elif variant == "reference" and sp.reference is not None:
+                env.append(sp.reference(*operands))
+            elif variant == "reference":
+                # the forward value exactly (F + 0), the derivative of the surrogate S
+                s = sp.surrogate(*operands)
+                env.append(ops.add(_sg(sp.forward(*operands)), ops.sub(s, _sg(s))))
+            else:               # frozen: F(a0) + S(a) - S(a0), whose derivative at a = a0 is S'(a0)
+                a0 = base[k]
+                env.append(ops.add(sp.forward(*a0), ops.sub(sp.surrogate(*operands), sp.surrogate(*a0))))
+        outs = tuple(env[i] for i in self.outputs)
+        return outs[0] if len(outs) == 1 else outs
+
+    def variant(self, name):
+        """``"plain"``: hooks removed (what Graph mode runs); ``"reference"``: custom rules and
+        hooks re-expressed with ``stop_gradient`` (same values, same derivatives, at any order)."""
+        if name not in ("plain", "reference", "real"):
+            raise ValueError(f"Program.variant: unknown variant {name!r}")
+
+        def run(*args):
+            return self._run(args, name)
+        run.__name__ = f"{name}_program"
+        return run
+
+    def frozen_at(self, args):
+        """A function whose true derivative at ``args`` is the derivative the program's rules and
+        hooks say it has: every special line computes ``F(a0) + S(a) - S(a0)`` with its operands
+        ``a0`` at ``args`` held fixed (``F`` its forward, ``S`` the function whose derivative the
+        rule is).  At ``args`` it has the program's value; finite differences of it check the rules."""
+        base = {}
+        self._run(args, "plain", record=base)
+
+        def frozen(*xs):
+            return self._run(xs, "frozen", base=base)
+        frozen.__name__ = "frozen_program"
+        return frozen
+
+    def decisions(self, args, base=None) -> list:
+        """The discrete choices of every line with a kink, at ``args`` (a list of arrays); with
+        ``base`` (operands recorded at a point), those of the frozen variant at that point."""
+        record = {}
+        self._run(args, "plain" if base is None else "frozen", base=base, record=record)
+        out = []
+        for k, node in enumerate(self.nodes):
+            if isinstance(node, Step) and node.decision is not None:
+                arrays = [np.asarray(v._data) if isinstance(v, Tensor) else v for v in record[k]]
+                out.append(np.asarray(node.decision(*arrays)))
+        return out
+
+    # ----- printing ----------------------------------------------------------------------------
+    def __repr__(self):
+        names = [f"v{k}" for k, n in enumerate(self.nodes) if isinstance(n, Input)]
+        lines = [f"def program({', '.join(names)}):   # {self.dtype}"]
+        lines += [f"    v{k} = {n.text}" for k, n in enumerate(self.nodes) if isinstance(n, Step)]
+        lines.append(f"    return {', '.join(f'v{i}' for i in self.outputs)}")
+        return "\n".join(lines)
+
+    def reproducer(self, args) -> str:
+        """The program's source and its arguments, ready to paste."""
+        parts = [f"Tensor(np.array({np.asarray(a._data).tolist()!r}, dtype=np.{np.asarray(a._data).dtype}))"
+                 if isinstance(a, Tensor) else repr(a) for a in args]
+        return f"{self!r}\nargs = ({', '.join(parts)}{',' if len(parts) == 1 else ''})"
+
+
+class ProgramCell(nn.Cell):
+    """A program as a Cell, so that ``set_context(mode=GRAPH_MODE)`` compiles it too.
+
+    ``weights``: {input position: Parameter} — those inputs are read from the Cell's Parameters
+    (differentiated with ``weights=``) instead of being passed in.
+    """
+
+    def __init__(self, program, weights=None):
+        super().__init__()
+        self.program = program
+        self.positions = sorted(weights or {})
+        for k in self.positions:
+            setattr(self, f"w{k}", weights[k])
+
+    def construct(self, *inputs):
+        given = iter(inputs)
+        full = [getattr(self, f"w{k}") if k in self.positions else next(given)
+                for k in range(len(self.program.inputs))]
+        return self.program(*full)
+
+
+def with_weights(program, args, chosen):
+    """The program as a Cell reading the (float) inputs at ``chosen`` from Parameters; the other
+    args; the Parameters."""
+    chosen = [k for k in chosen if k < len(args) and args[k].dtype.is_float]
+    weights = {k: Parameter(args[k], name=f"w{k}") for k in chosen}
+    rest = tuple(a for k, a in enumerate(args) if k not in weights)
+    return ProgramCell(program, weights), rest, [weights[k] for k in sorted(weights)]
+
+
+# ===== kinks ======================================================================================
+def near_a_kink(program, args, step=3e-3, directions=3, seed=0) -> bool:
+    """True when a kink (relu's 0, a tie of maximum, a select's boundary, a window's maximum ...)
+    lies within ``step`` of ``args`` in one of a few random directions: the discrete choices of the
+    program change there, so a central difference with a step about ten times smaller could straddle
+    the kink.  (Finite differences are then no reference; a test discards such a point.)
+
+    The moved points run the frozen variant (:meth:`Program.frozen_at`), the function the finite
+    differences evaluate: it may cross a kink where the program itself does not (``abs`` of a
+    surrogate's step output, exactly 0 in the program, is ``0 + S(a) - S(a0)`` in the frozen one)."""
+    base = {}
+    program._run(args, "plain", record=base)
+    at = program.decisions(args, base)
+    if not at:
+        return False
+    rng = np.random.default_rng(seed)
+    floats = [i for i, a in enumerate(args) if isinstance(a, Tensor) and a.dtype.is_float]
+    with np.errstate(all="ignore"):
+        for _ in range(directions):
+            for sign in (1.0, -1.0):
+                moved = list(args)
+                for i in floats:
+                    x = np.asarray(args[i]._data)
+                    moved[i] = Tensor((x + sign * step * rng.standard_normal(x.shape)).astype(x.dtype))
+                for a, b in zip(at, program.decisions(tuple(moved), base)):
+                    if a.shape != b.shape or not np.array_equal(a, b):
+                        return True
+    return False
+
+
+def _positive(x):
+    return np.asarray(x) > 0
+
+
+def _greater(x, y):
+    return np.asarray(x) > np.asarray(y)
+
+
+def _argmax_over(axes):
+    """Which entry a max-reduction over ``axes`` picks."""
+    def decision(x):
+        x = np.asarray(x)
+        if x.ndim == 0:
+            return np.zeros((), int)
+        ax = tuple(range(x.ndim)) if axes == () else ((axes % x.ndim,) if isinstance(axes, int) else
+                                                        tuple(a % x.ndim for a in axes))
+        rest = [a for a in range(x.ndim) if a not in ax]
+        moved = np.transpose(x, rest + list(ax)).reshape([x.shape[a] for a in rest] + [-1])
+        return np.argmax(moved, axis=-1)
+    return decision
+
+
+# ===== drawing lines =================================================================================
+UNARY_OPS = {
+    # name: (function, needs a positive input, (bound, lo) of the result from the operand's)
+    "neg": (ops.neg, False, lambda b, lo: (b, None)),
+    "exp": (ops.exp, False, lambda b, lo: (np.exp(b), np.exp(-b)) if b <= 4 else None),
+    "log": (ops.log, True, lambda b, lo: (max(abs(np.log(lo)), abs(np.log(b))), None)),
+    "sqrt": (ops.sqrt, True, lambda b, lo: (np.sqrt(b), np.sqrt(lo))),
+    "square": (ops.square, False, lambda b, lo: (b * b, lo * lo if lo else None)),
+    "sin": (ops.sin, False, lambda b, lo: (1.0, None)),
+    "cos": (ops.cos, False, lambda b, lo: (1.0, None)),
+    "tanh": (ops.tanh, False, lambda b, lo: (1.0, None)),
+    "sigmoid": (ops.sigmoid, False, lambda b, lo: (1.0, 1 / (1 + np.exp(b)))),
+    "relu": (ops.relu, False, lambda b, lo: (b, lo)),
+    "abs": (ops.abs, False, lambda b, lo: (b, lo)),
+    "reciprocal": (ops.reciprocal, True, lambda b, lo: (1 / lo, 1 / b)),
+}
+UNARY_KINKS = {"relu": _positive, "abs": _positive}
+
+BINARY_OPS = {
+    # name: (function, needs a positive 2nd operand, needs a positive 1st operand, bound/lo rule)
+    "add": (ops.add, False, False, lambda a, b: (a.bound + b.bound, a.lo + b.lo if a.lo and b.lo else None)),
+    "sub": (ops.sub, False, False, lambda a, b: (a.bound + b.bound, None)),
+    "mul": (ops.mul, False, False, lambda a, b: (a.bound * b.bound, a.lo * b.lo if a.lo and b.lo else None)),
+    "div": (ops.div, True, False, lambda a, b: (a.bound / b.lo, a.lo / b.bound if a.lo else None)),
+    "maximum": (ops.maximum, False, False,
+                lambda a, b: (max(a.bound, b.bound), max(a.lo or 0, b.lo or 0) or None)),
+    "minimum": (ops.minimum, False, False,
+                lambda a, b: (max(a.bound, b.bound), min(a.lo, b.lo) if a.lo and b.lo else None)),
+    "pow": (ops.pow, False, True,
+            lambda a, b: (max(a.bound, 1 / a.lo) ** b.bound, max(a.bound, 1 / a.lo) ** -b.bound)
+            if b.bound <= 2 else None),
+}
+BINARY_KINKS = {"maximum": _greater, "minimum": _greater}
+INT_BINARY = ("add", "sub", "mul", "maximum", "minimum")        # ops that keep integers integers
+
+COMPARISONS = {"gt": ops.gt, "lt": ops.lt, "ge": ops.ge}
+REDUCTIONS = {"sum": ops.ReduceSum, "mean": ops.ReduceMean, "max": ops.ReduceMax}
+SCALARS = [0.5, -1.5, 2.0, 3.0]
+INNER = {      # inner functions of a nested grad: name -> (g, bound of g' given |argument| bound)
+    "sin": (ops.sin, lambda b: 1.0),
+    "tanh": (ops.tanh, lambda b: 1.0),
+    "sigmoid": (ops.sigmoid, lambda b: 0.25),
+    "square": (ops.square, lambda b: 2 * b),
+    "exp": (ops.exp, lambda b: np.exp(b) if b <= 4 else None),
+}
+HOOK_SCALES = [2.0, -0.5, 3.0]
+
+
+class _Draw:
+    """The state of one program being drawn: its nodes, their Metas, and the Hypothesis ``draw``."""
+
+    def __init__(self, draw, space, dtype):
+        self.draw, self.space, self.dtype = draw, space, dtype
+        self.nodes, self.metas = [], []
+        self.n_inputs = 0
+
+    # ----- values ---------------------------------------------------------------------------
+    def add_input(self, meta, low, high):
+        self.nodes.append(Input(self.n_inputs, meta, low, high))
+        self.metas.append(meta)
+        self.n_inputs += 1
+        return len(self.nodes) - 1
+
+    def operand(self, positive=False, kind="f", ndim=None, pred=None):
+        """Index of an earlier value (shrinking towards the latest one, so programs are chains)."""
+        lo = self.space.min_lo
+        cands = [i for i, m in enumerate(self.metas)
+                 if (not positive or (m.lo is not None and m.lo >= lo))
+                 and (kind is None or m.kind == kind)
+                 and (ndim is None or len(m.shape) in ndim)
+                 and (pred is None or pred(m))]
+        if not cands:
+            return None
+        return cands[len(cands) - 1 - self.draw(st.integers(0, len(cands) - 1))]
+
+    def shape_of(self, fn, operands):
+        """The shape of a line's result, by running it once on ones (exact, whatever the op)."""
+        probes = []
+        for i in operands:
+            m = self.metas[i]
+            dt = np.int32 if m.kind == "i" else np.dtype(self.dtype)
+            probes.append(Tensor(np.ones(m.shape, dtype=dt)))
+        with np.errstate(all="ignore"):
+            out = fn(*probes)
+        return tuple(out.shape)
+
+
+def _draw_step(d: _Draw, kind):
+    """A line of ``kind`` on earlier values: ``(Step, Meta)``, or None when none fits."""
+    draw, metas, space = d.draw, d.metas, d.space
+    if kind == "unary":
+        name = draw(st.sampled_from(sorted(UNARY_OPS)))
+        fn, positive, rule = UNARY_OPS[name]
+        i = d.operand(positive)
+        if i is None:
+            return None
+        out = rule(metas[i].bound, metas[i].lo)
+        return out and (Step(f"ops.{name}(v{i})", fn, [i], UNARY_KINKS.get(name)),
+                        Meta(metas[i].shape, *out))
+    if kind == "binary":
+        name = draw(st.sampled_from(sorted(BINARY_OPS)))
+        fn, second_pos, first_pos, rule = BINARY_OPS[name]
+        mixed = space.ints and name in INT_BINARY and draw(st.booleans())
+        i = d.operand(first_pos, kind=None if mixed else "f")
+        j = d.operand(second_pos, kind=None if mixed else "f")
+        if i is None or j is None:
+            return None
+        try:
+            shape = tuple(np.broadcast_shapes(metas[i].shape, metas[j].shape))
+        except ValueError:
+            return None
+        out = rule(metas[i], metas[j])
+        kind_out = "i" if metas[i].kind == metas[j].kind == "i" else "f"
+        return out and (Step(f"ops.{name}(v{i}, v{j})", fn, [i, j], BINARY_KINKS.get(name)),
+                        Meta(shape, *out, kind=kind_out))
+    if kind == "int":                   # integer arithmetic, then (sometimes) into the float world
+        i = d.operand(kind="i")
+        if i is None:
+            return None
+        m = metas[i]
+        choice = draw(st.sampled_from(["neg", "abs", "square", "sum", "cast", "cast", "mix"]))
+        if choice in ("neg", "abs", "square"):
+            fn = getattr(ops, choice)
+            lo = m.lo if choice != "neg" else None
+            return Step(f"ops.{choice}(v{i})", fn, [i]), Meta(m.shape, m.bound ** (2 if choice == "square" else 1),
+                                                             lo and lo ** (2 if choice == "square" else 1), "i")
+        if choice == "sum":
+            n = int(np.prod(m.shape))
+            return Step(f"ops.ReduceSum()(v{i}, ())", lambda a: ops.ReduceSum()(a, ()), [i]), \
+                Meta((), m.bound * n, m.lo and m.lo * n, "i")
+        if choice == "cast":
+            dt = d.dtype
+            return Step(f"ops.cast(v{i}, ms.{dt})", lambda a, dt=dt: ops.cast(a, dt), [i]), \
+                Meta(m.shape, m.bound, m.lo, "f")
+        j = d.operand(kind="f")         # mix: an integer times a float value (promotion)
+        if j is None:
+            return None
+        try:
+            shape = tuple(np.broadcast_shapes(m.shape, metas[j].shape))
+        except ValueError:
+            return None
+        return Step(f"ops.mul(v{i}, v{j})", ops.mul, [i, j]), Meta(shape, m.bound * metas[j].bound)
+    if kind == "scalar":
+        name = draw(st.sampled_from(["add", "mul", "sub"]))
+        c, first = draw(st.sampled_from(SCALARS)), draw(st.booleans())
+        i = d.operand()
+        if i is None:
+            return None
+        m = metas[i]
+        fn = BINARY_OPS[name][0]
+        if name == "mul":
+            bound, lo = m.bound * abs(c), (m.lo * c if m.lo and c > 0 else None)
+        else:
+            bound, lo = m.bound + abs(c), (m.lo + c if name == "add" and m.lo and c > 0 else None)
+        text = f"ops.{name}({c}, v{i})" if first else f"ops.{name}(v{i}, {c})"
+        call = (lambda a, fn=fn, c=c: fn(c, a)) if first else (lambda a, fn=fn, c=c: fn(a, c))
+        return Step(text, call, [i]), Meta(m.shape, bound, None if first and name == "sub" else lo)
+    if kind == "reduce":
+        name = draw(st.sampled_from(sorted(REDUCTIONS)))
+        i = d.operand()
+        if i is None:
+            return None
+        m = metas[i]
+        nd = len(m.shape)
+        axis = draw(st.one_of(st.just(()), st.integers(-nd, nd - 1) if nd else st.just(()),
+                              st.lists(st.integers(0, max(nd - 1, 0)), unique=True, max_size=nd).map(tuple)))
+        keep = draw(st.booleans())
+        axes = range(nd) if axis == () else ([axis % nd] if isinstance(axis, int) else axis)
+        count = int(np.prod([m.shape[a] for a in axes])) if nd else 1
+        shape = tuple(1 if k in axes else s for k, s in enumerate(m.shape)) if keep else \
+            tuple(s for k, s in enumerate(m.shape) if k not in axes)
+        bound = m.bound * count if name == "sum" else m.bound
+        lo = (m.lo * (count if name == "sum" else 1)) if m.lo else None
+        cls = REDUCTIONS[name]
+        step = Step(f"ops.{cls.__name__}(keep_dims={keep})(v{i}, {axis!r})",
+                    lambda a, cls=cls, keep=keep, axis=axis: cls(keep)(a, axis), [i],
+                    _argmax_over(axis) if name == "max" else None)
+        return step, Meta(shape, bound, lo)
+    if kind == "matmul":
+        pairs = [(i, j) for i in range(len(metas)) for j in range(len(metas))
+                 if metas[i].kind == metas[j].kind == "f"
+                 and len(metas[i].shape) in (1, 2) and len(metas[j].shape) in (1, 2)
+                 and metas[i].shape[-1] == metas[j].shape[0]]
+        if not pairs:
+            return None
+        i, j = draw(st.sampled_from(pairs))
+        a, b = metas[i].shape, metas[j].shape
+        return (Step(f"ops.matmul(v{i}, v{j})", ops.matmul, [i, j]),
+                Meta(a[:-1] + b[1:], a[-1] * metas[i].bound * metas[j].bound))
+    if kind == "reshape":
+        i = d.operand()
+        if i is None:
+            return None
+        m = metas[i]
+        size = int(np.prod(m.shape))
+        target = draw(st.sampled_from([(size,), (1, size), (size, 1), m.shape[::-1], (-1,)]))
+        shape = (size,) if target == (-1,) else target
+        return (Step(f"ops.reshape(v{i}, {target!r})", lambda a, t=target: ops.reshape(a, t), [i]),
+                Meta(shape, m.bound, m.lo))
+    if kind == "transpose":
+        i = d.operand()
+        if i is None:
+            return None
+        m = metas[i]
+        perm = tuple(draw(st.permutations(range(len(m.shape)))))
+        return (Step(f"ops.transpose(v{i}, {perm!r})", lambda a, p=perm: ops.transpose(a, p), [i]),
+                Meta(tuple(m.shape[p] for p in perm), m.bound, m.lo))
+    if kind == "select":
+        cmp = draw(st.sampled_from(sorted(COMPARISONS)))
+        i, j = d.operand(kind=None), d.operand(kind=None)       # the comparison may be on integers
+        k, l = d.operand(), d.operand()
+        if None in (i, j, k, l):
+            return None
+        try:
+            shape = tuple(np.broadcast_shapes(*(metas[q].shape for q in (i, j, k, l))))
+        except ValueError:
+            return None
+        x, y = metas[k], metas[l]
+        lo = min(x.lo, y.lo) if x.lo and y.lo else None
+        return (Step(f"ops.select(ops.{cmp}(v{i}, v{j}), v{k}, v{l})",
+                     lambda a, b, c, e, cmp=COMPARISONS[cmp]: ops.select(cmp(a, b), c, e), [i, j, k, l],
+                     lambda a, b, c, e, cmp=cmp: getattr(np, {"gt": "greater", "lt": "less",
+                                                               "ge": "greater_equal"}[cmp])(a, b)),
+                Meta(shape, max(x.bound, y.bound), lo))
+    if kind == "softmax":
+        i = d.operand(ndim=(1, 2, 3, 4))
+        if i is None:
+            return None
+        m = metas[i]
+        axis = draw(st.integers(-len(m.shape), len(m.shape) - 1))
+        count = m.shape[axis]
+        if draw(st.booleans()):
+            return (Step(f"ops.softmax(v{i}, {axis})", lambda a, ax=axis: ops.softmax(a, ax), [i]),
+                    Meta(m.shape, 1.0, np.exp(-2 * m.bound) / count))
+        return (Step(f"ops.log_softmax(v{i}, {axis})", lambda a, ax=axis: ops.log_softmax(a, ax), [i]),
+                Meta(m.shape, 2 * m.bound + np.log(count)))
+    if kind == "inner_grad":             # a gradient inside the program, closing over another value
+        name = draw(st.sampled_from(sorted(INNER)))
+        g, gprime = INNER[name]
+        i, j = d.operand(), d.operand()
+        if i is None or j is None:
+            return None
+        try:
+            np.broadcast_shapes(metas[i].shape, metas[j].shape)
+        except ValueError:
+            return None
+        deriv = gprime(metas[i].bound * metas[j].bound)
+        if deriv is None:
+            return None
+
+        def inner(t, c, g=g):
+            return ops.grad(lambda s: ops.sum(g(ops.mul(s, c))))(t)
+        return (Step(f"ops.grad(lambda t: ops.sum(ops.{name}(ops.mul(t, v{j}))))(v{i})", inner, [i, j]),
+                Meta(metas[i].shape, deriv * metas[j].bound * int(np.prod(metas[j].shape) or 1)))
+    if kind == "special":
+        return _draw_special(d)
+    if kind in ("conv", "pool", "batchnorm", "flatten", "dense", "xent"):
+        return _draw_layer(d, kind)
+    raise ValueError(kind)
+
+
+def _draw_special(d: _Draw):
+    draw, metas = d.draw, d.metas
+    which = draw(st.sampled_from(d.space.specials)) if d.space.specials else None
+    if which is None:
+        return None
+    i = d.operand()
+    if i is None:
+        return None
+    m = metas[i]
+    if which == "square_bprop":
+        cell = SquareWithBprop()
+        return (Step(f"SquareWithBprop()(v{i})", cell, [i], special=Special("bprop", ops.square), tags=("nosym",)),
+                Meta(m.shape, m.bound ** 2, m.lo and m.lo ** 2))
+    if which == "sigmoid_bprop":
+        cell = SigmoidWithBprop()
+        return (Step(f"SigmoidWithBprop()(v{i})", cell, [i], special=Special("bprop", ops.sigmoid),
+                     tags=("nosym",)),
+                Meta(m.shape, 1.0, 1 / (1 + np.exp(m.bound))))
+    if which == "mul_bprop":
+        j = d.operand(pred=lambda mj: mj.shape == m.shape)
+        if j is None:
+            return None
+        cell = MulWithBprop()
+        return (Step(f"MulWithBprop()(v{i}, v{j})", cell, [i, j], special=Special("bprop", ops.mul),
+                     tags=("nosym",)),
+                Meta(m.shape, m.bound * metas[j].bound))
+    if which == "spike_surrogate":
+        cell = SpikeWithSurrogate()
+        return (Step(f"SpikeWithSurrogate()(v{i})", cell, [i], _positive,
+                     special=Special("rule", lambda a: ops.cast(ops.gt(a, 0.0), a.dtype), _sigmoid_surrogate),
+                     tags=("nosym",)),
+                Meta(m.shape, 1.0))
+    if which == "tripled_rule":
+        cell = SinWithTripledRule()
+        return (Step(f"SinWithTripledRule()(v{i})", cell, [i], special=Special("rule", ops.sin, _tripled_sin),
+                     tags=("nosym",)),
+                Meta(m.shape, 1.0))
+    scale = draw(st.sampled_from(HOOK_SCALES))
+    if which == "hook_backward":
+        hook = ops.HookBackward(scaling_hook(scale))
+        return (Step(f"ops.HookBackward(scaling_hook({scale}))(v{i})", hook, [i],
+                     special=Special("hook", lambda a: a, lambda a, c=scale: a * c), tags=("nosym",)),
+                Meta(m.shape, m.bound, m.lo))
+    cell = TanhWithScaledHook(scale)
+    return (Step(f"TanhWithScaledHook({scale})(v{i})", cell, [i],
+                 special=Special("hook", ops.tanh, lambda a, c=scale: ops.tanh(a) * c,
+                                 lambda a, c=scale: ops.tanh(scaled_identity(a, c))), tags=("nosym",)),
+            Meta(m.shape, 1.0))
+
+
+def _weight(d: _Draw, shape, bound, low=None, lo=None):
+    """A new float input (a layer's weight) with values in [low, bound]."""
+    return d.add_input(Meta(shape, bound, lo), -bound if low is None else low, bound)
+
+
+def _draw_layer(d: _Draw, kind):
+    """Neural-network lines: convolution, pooling, batch norm, flatten, dense, cross-entropy."""
+    draw, metas = d.draw, d.metas
+    if kind == "dense":
+        i = d.operand(ndim=(2,))
+        if i is None:
+            return None
+        n, k = metas[i].shape
+        out = draw(st.integers(1, 4))
+        w = _weight(d, (out, k), 1.0)
+        has_bias = draw(st.booleans())
+        b = _weight(d, (out,), 1.0) if has_bias else None
+        matmul = ops.MatMul(transpose_b=True)
+        if has_bias:
+            fn, text, operands = (lambda x, w_, b_: ops.add(matmul(x, w_), b_),
+                                  f"ops.add(ops.MatMul(transpose_b=True)(v{i}, v{w}), v{b})", [i, w, b])
+        else:
+            fn, text, operands = matmul, f"ops.MatMul(transpose_b=True)(v{i}, v{w})", [i, w]
+        return Step(text, fn, operands), Meta((n, out), k * metas[i].bound + (1.0 if has_bias else 0.0))
+    if kind == "flatten":
+        i = d.operand(ndim=(3, 4))
+        if i is None:
+            return None
+        m = metas[i]
+        return Step(f"ops.flatten(v{i})", ops.flatten, [i]), Meta((m.shape[0], int(np.prod(m.shape[1:]))),
+                                                                  m.bound, m.lo)
+    if kind == "xent":
+        i = d.operand(ndim=(2,), pred=lambda m: m.shape[1] >= 2)
+        if i is None:
+            return None
+        n, c = metas[i].shape
+        if draw(st.booleans()):
+            labels = d.add_input(Meta((n,), c - 1, None, "i"), 0, c - 1)
+            prim = P.SparseSoftmaxCrossEntropyWithLogits()
+            return (Step(f"P.SparseSoftmaxCrossEntropyWithLogits()(v{i}, v{labels})", prim, [i, labels],
+                         tags=("fast", "nosym")),
+                    Meta((), metas[i].bound * 2 + np.log(c)))
+        rows = np.asarray(draw(st.lists(st.lists(st.integers(1, 4), min_size=c, max_size=c),
+                                        min_size=n, max_size=n)), dtype=np.float64)
+        labels = rows / rows.sum(axis=1, keepdims=True)           # each row a distribution
+        which = draw(st.sampled_from([0, 0, 1]))                   # the loss, or the logits' gradient
+        prim = P.SoftmaxCrossEntropyWithLogits()
+
+        def xent(x, labels=labels, which=which):
+            return prim(x, ops.cast(Tensor(labels), x.dtype))[which]
+        text = (f"P.SoftmaxCrossEntropyWithLogits()(v{i}, ops.cast(Tensor(np.array({labels.tolist()!r})), "
+                f"v{i}.dtype))[{which}]")
+        return (Step(text, xent, [i], tags=("fast", "nosym")),
+                Meta((n,) if which == 0 else (n, c), metas[i].bound * 2 + np.log(c) if which == 0 else 1.0))
+    i = d.operand(ndim=(4,))
+    if i is None:
+        return None
+    m = metas[i]
+    n, c, h, w = m.shape
+    if kind == "conv":
+        group = draw(st.sampled_from([1, 2])) if c % 2 == 0 else 1
+        o = group * draw(st.integers(1, 2))
+        k = (draw(st.integers(1, 3)), draw(st.integers(1, 3)))
+        stride = (draw(st.integers(1, 2)), draw(st.integers(1, 2)))
+        dilation = (draw(st.integers(1, 2)), draw(st.integers(1, 2)))
+        mode = draw(st.sampled_from(["valid", "same", "pad"]))
+        pad = tuple(draw(st.integers(0, 2)) for _ in range(4)) if mode == "pad" else 0
+        if any((kk - 1) * dd + 1 > size + (sum(pad[2 * a:2 * a + 2]) if mode == "pad" else 0)
+               for a, (kk, dd, size) in enumerate(zip(k, dilation, (h, w)))) and mode != "same":
+            return None
+        wt = _weight(d, (o, c // group) + k, 1.0)
+        has_bias = draw(st.booleans())
+        b = _weight(d, (o,), 1.0) if has_bias else None
+
+        def conv(x, wt_, *bias, stride=stride, mode=mode, pad=pad, dilation=dilation, group=group):
+            return ops.conv2d(x, wt_, bias[0] if bias else None, stride, mode, pad, dilation, group)
+        args_text = f"{stride}, {mode!r}, {pad!r}, {dilation}, {group}"
+        text = f"ops.conv2d(v{i}, v{wt}, {f'v{b}' if has_bias else None}, {args_text})"
+        operands = [i, wt] + ([b] if has_bias else [])
+        try:
+            shape = d.shape_of(conv, operands)
+        except ValueError:
+            return None
+        if 0 in shape:
+            return None
+        fan = (c // group) * k[0] * k[1]
+        return Step(text, conv, operands, tags=("fast", "nosym")), Meta(shape, fan * m.bound + 1.0)
+    if kind == "pool":
+        k = (draw(st.integers(1, 3)), draw(st.integers(1, 3)))
+        stride = (draw(st.integers(1, 3)), draw(st.integers(1, 2)))
+        is_max = draw(st.booleans())
+        if draw(st.integers(0, 3)) == 0:           # MindSpore's constructor: pad_mode valid / same
+            mode = draw(st.sampled_from(["valid", "same"]))
+            pool = (P.MaxPool if is_max else P.AvgPool)(k, stride, mode)
+            text = f"P.{'MaxPool' if is_max else 'AvgPool'}({k}, {stride}, {mode!r})(v{i})"
+        else:
+            pads = tuple(draw(st.integers(0, kk // 2)) for kk in (k[0], k[0], k[1], k[1]))
+            ceil = draw(st.booleans())
+            if is_max:
+                dil = (draw(st.integers(1, 2)), draw(st.integers(1, 2)))
+                pool = P.MaxPool._configured(k, stride, pads, dil, ceil)
+                text = f"P.MaxPool._configured({k}, {stride}, {pads}, {dil}, {ceil})(v{i})"
+            else:
+                include, divisor = draw(st.booleans()), draw(st.sampled_from([0, 0, 3]))
+                pool = P.AvgPool._configured(k, stride, pads, (1, 1), ceil, include, divisor)
+                text = f"P.AvgPool._configured({k}, {stride}, {pads}, (1, 1), {ceil}, {include}, {divisor})(v{i})"
+        try:
+            shape = d.shape_of(pool, [i])
+        except ValueError:
+            return None
+        decision = (lambda x, pool=pool: pool._argmax(np.asarray(x))[0]) if is_max else None
+        bound = m.bound * (k[0] * k[1] / 3 if not is_max else 1)         # divisor_override=3 may enlarge
+        return Step(text, pool, [i], decision, tags=("fast", "nosym")), Meta(shape, bound, m.lo if is_max else None)
+    if kind == "batchnorm":
+        training = draw(st.booleans()) and n * h * w >= 2
+        eps = draw(st.sampled_from([1e-5, 1e-3, 0.1]))
+        scale = _weight(d, (c,), 1.5, low=0.5, lo=0.5)
+        bias = _weight(d, (c,), 1.0)
+        mean = np.asarray(draw(st.lists(st.sampled_from([-0.5, 0.0, 0.25, 1.0]), min_size=c, max_size=c)))
+        var = np.asarray(draw(st.lists(st.sampled_from([0.5, 1.0, 2.0]), min_size=c, max_size=c)))
+        prim = P.BatchNorm(training, eps)
+
+        def bn(x, s, b, mean=mean, var=var):
+            return prim(x, s, b, ops.cast(Tensor(mean), x.dtype), ops.cast(Tensor(var), x.dtype))[0]
+        text = (f"P.BatchNorm({training}, {eps})(v{i}, v{scale}, v{bias}, "
+                f"ops.cast(Tensor(np.array({mean.tolist()!r})), v{i}.dtype), "
+                f"ops.cast(Tensor(np.array({var.tolist()!r})), v{i}.dtype))[0]")
+        bound = (1.5 * np.sqrt(n * h * w) if training else 1.5 * (m.bound + 1) / np.sqrt(0.5)) + 1.0
+        return Step(text, bn, [i, scale, bias], tags=("fast", "nosym")), Meta(m.shape, bound)
+    raise ValueError(kind)
+
+
+# ===== the strategy ===================================================================================
+def _input_values(draw, space, node, dtype, rng):
+    """The values of one argument: drawn element by element, or from the seeded generator."""
+    m = node.meta
+    if m.kind == "i":
+        if space.values == "random":
+            data = rng.integers(int(node.low), int(node.high) + 1, size=m.shape)
+        else:
+            data = draw(hnp.arrays(np.int64, m.shape, elements=st.integers(int(node.low), int(node.high))))
+        return Tensor(np.asarray(data, dtype=np.int32))
+    if space.values == "random":
+        data = rng.uniform(node.low, node.high, size=m.shape)
+    else:
+        data = draw(hnp.arrays(np.float64, m.shape, elements=st.floats(
+            node.low, node.high, allow_subnormal=False, allow_nan=False)))
+    return Tensor(np.asarray(data, dtype=dtype))
+
+
+@st.composite
+def programs(draw, space=BASIC):
+    """``(program, args)``: a random program from ``space`` and arguments in its safe domain."""
+    dtype = draw(st.sampled_from(space.dtypes))
+    d = _Draw(draw, space, dtype)
+    image = space.nchw > 0 and draw(st.floats(0, 1)) < space.nchw
+    if image:
+        shape = (draw(st.integers(1, 2)), draw(st.integers(1, 3)), draw(st.integers(3, 7)), draw(st.integers(3, 7)))
+        d.add_input(Meta(shape, 2.0), -2.0, 2.0)
+    lo_in, hi_in = space.inputs
+    for _ in range(draw(st.integers(lo_in, hi_in)) - (1 if image else 0)):
+        shape = draw(st.sampled_from(space.shapes))
+        if space.ints and draw(st.integers(0, 3)) == 0:
+            positive = draw(st.booleans())
+            d.add_input(Meta(shape, 3.0, 1 if positive else None, "i"), 1 if positive else -3, 3)
+        elif draw(st.booleans()):
+            d.add_input(Meta(shape, 2.0, 0.5), 0.5, 2.0)
+        else:
+            d.add_input(Meta(shape, 2.0), -2.0, 2.0)
+    if not any(m.kind == "f" for m in d.metas):
+        d.add_input(Meta(draw(st.sampled_from(space.shapes)), 2.0), -2.0, 2.0)
+    lo_s, hi_s = space.steps
+    n_steps = draw(st.integers(lo_s, hi_s))
+    needed = list(space.need)
+    for k in range(n_steps):
+        # the last lines make sure a required kind appears ("fast": any layer with a Numba kernel)
+        if needed and n_steps - k <= len(needed):
+            want = needed.pop(0)
+            kinds = ("conv", "pool", "xent", "batchnorm") if want == "fast" else (want,)
+            made = _draw_step(d, draw(st.sampled_from(kinds)))
+        else:
+            for _ in range(3):                     # a kind that fits no earlier value: another one
+                made = _draw_step(d, draw(st.sampled_from(space.kinds)))
+                if made and made[1].bound <= space.max_bound:
+                    break
+        if not made or made[1].bound > space.max_bound:
+            i = d.operand()                        # the line that always fits
+            made = Step(f"ops.tanh(v{i})", ops.tanh, [i]), Meta(d.metas[i].shape, 1.0)
+        else:
+            for want in list(needed):
+                if want in made[0].tags or want == "special" and made[0].special is not None:
+                    needed.remove(want)
+        d.nodes.append(made[0])
+        d.metas.append(made[1])
+    last = len(d.nodes) - 1
+    floats = [i for i in range(last) if d.metas[i].kind == "f" and isinstance(d.nodes[i], Step)]
+    extra = draw(st.sampled_from([None] + floats)) if floats else None     # a second output sometimes
+    outputs = (last,) if extra is None else (last, extra)
+    if d.metas[last].kind == "i":                  # something to differentiate
+        d.nodes.append(Step(f"ops.cast(v{last}, ms.{dtype})", lambda a, dt=dtype: ops.cast(a, dt), [last]))
+        d.metas.append(Meta(d.metas[last].shape, d.metas[last].bound))
+        outputs = (len(d.nodes) - 1,) + outputs[1:]
+    program = Program(d.nodes, outputs, dtype)
+    rng = np.random.default_rng(draw(st.integers(0, 2 ** 32 - 1))) if space.values == "random" else None
+    args = tuple(_input_values(draw, space, node, dtype, rng) for node in program.inputs)
+    return program, args
