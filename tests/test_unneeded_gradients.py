@@ -112,3 +112,22 @@ def test_the_mask_is_restored_after_a_failing_rule():
     (dw,) = ops.GradOperation(get_by_list=True)(lambda x_: ops.matmul(x_, w).sum(), [w])(
         rng_tensor((3, 2), 13))
     assert dw.shape == (2, 2)
+
+
+def test_every_rule_that_asks_declares_it():
+    """The tape builds the mask only for primitives with ``skips_unneeded_grads``; a rule that calls
+    ``wants_grad`` without the flag would read an unset (None: "all needed") mask and skip nothing."""
+    import inspect
+
+    import minims.primitives.linalg  # noqa: F401 - register the subclasses
+    import minims.primitives.nn  # noqa: F401
+
+    def subclasses(cls):
+        for sub in cls.__subclasses__():
+            yield sub
+            yield from subclasses(sub)
+
+    askers = [c for c in subclasses(base.Primitive)
+              if "wants_grad" in inspect.getsource(c.bprop) and c.bprop is not base.Primitive.bprop]
+    assert {c.__name__ for c in askers} >= {"MatMul", "Conv2D", "Conv2DBackpropInput", "Conv2DBackpropFilter"}
+    assert all(c.skips_unneeded_grads for c in askers), [c.__name__ for c in askers if not c.skips_unneeded_grads]

@@ -124,13 +124,16 @@ class TapeTrace(Trace):
                 dout = tuple(c if c is not None else _zeros_for(o, F) for c, o in zip(cot, node.out))
             else:
                 dout = cot[0]
-            saved = _rules._needed       # restored after: a rule may run a nested backward pass
-            _rules._needed = tuple(p is not None for p in node.parents)
             nan_check.rule = node
-            try:
+            if node.prim.skips_unneeded_grads:     # only rules that ask wants_grad() pay for it
+                saved = _rules._needed   # restored after: a rule may run a nested backward pass
+                _rules._needed = tuple([p is not None for p in node.parents])
+                try:
+                    grads = node.prim.bprop(*node.args, node.out, dout)
+                finally:
+                    _rules._needed = saved
+            else:
                 grads = node.prim.bprop(*node.args, node.out, dout)
-            finally:
-                _rules._needed = saved
             grads = _check_rule_result(node, grads)
             for parent, g in zip(node.parents, grads):
                 if parent is not None and g is not None:

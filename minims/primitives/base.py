@@ -20,8 +20,8 @@ from ..interpreters.stack import bind, describe_args, MinimsError
 __all__ = ["Primitive", "PrimitiveWithInfer", "NoGradientRule", "MinimsError", "wants_grad"]
 
 # While a gradient level runs a rule, which of the primitive's inputs need a gradient (a tuple of
-# bools; None = all of them, e.g. when a rule is called by hand).  The tape sets it around each
-# ``bprop`` call.  An input that is a constant at that level (a batch of data, a label) gets no
+# bools; None = all of them, e.g. when a rule is called by hand).  The tape sets it around the
+# ``bprop`` call of each primitive that declares ``skips_unneeded_grads``.  An input that is a constant at that level (a batch of data, a label) gets no
 # gradient, so a rule may skip the work for it — for a convolution over the data that is a whole
 # transposed convolution.  Skipping is always safe: the gradient would be dropped unread.
 _needed: tuple | None = None
@@ -42,6 +42,10 @@ class Primitive:
     #: False for primitives whose outputs never carry gradients (comparisons, argmax, shapes);
     #: a gradient level then does not record them at all.
     differentiable = True
+
+    #: True for primitives whose ``bprop`` asks :func:`wants_grad` and skips gradients nobody
+    #: reads (MatMul, the convolutions); the tape computes the mask only for those.
+    skips_unneeded_grads = False
 
     def __init__(self, name: str | None = None):
         if name is not None:

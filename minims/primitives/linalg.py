@@ -17,6 +17,8 @@ from .operands import sum_to
 class MatMul(Primitive):
     """``ops.MatMul(transpose_a=False, transpose_b=False)(x, y)`` for inputs of rank >= 2."""
 
+    skips_unneeded_grads = True      # a product per input: a constant input costs none
+
     def __init__(self, transpose_a=False, transpose_b=False):
         for arg, v in (("transpose_a", transpose_a), ("transpose_b", transpose_b)):
             if not isinstance(v, (bool, np.bool_)):    # ops.MatMul(x, y): inputs given to the constructor

@@ -9,9 +9,9 @@ import numpy as np
 import sympy
 
 from ..interpreters.stack import bind, describe_args
-from ..tensor import _describe
+from ..tensor import Tensor, _describe
 from .base import Primitive
-from .operands import binary_operands, sum_to
+from .operands import as_operand, binary_operands, sum_to
 
 
 _functional = None
@@ -72,7 +72,7 @@ class _Binary(Primitive):
     def __call__(self, x=_MISSING, y=_MISSING, *extra):
         if y is _MISSING or extra:
             raise arity_error(self, ("x", "y"), (x, y) + extra)
-        x, y = binary_operands(self.name, x, y, self.float_result)
+        x, y = binary_operands(self, x, y, self.float_result)
         return bind(self, x, y)
 
     def explain_failure(self, exc, args):
@@ -98,8 +98,8 @@ class _Unary(Primitive):
     def __call__(self, x=_MISSING, *extra):
         if x is _MISSING or extra:
             raise arity_error(self, ("x",), (x,) + extra)
-        from .operands import as_operand
-        x = as_operand(self.name, x, "x")
+        if not isinstance(x, Tensor):
+            x = as_operand(self.name, x, "x")
         if self.float_only and not isinstance(x, float) and getattr(x, "dtype", None) is not None \
                 and not x.dtype.is_float:
             x = F().cast(x, "float32")

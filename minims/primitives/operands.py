@@ -33,8 +33,9 @@ def as_operand(op_name: str, value, position: str):
     )
 
 
-def binary_operands(op_name: str, x, y, float_result: bool = False):
-    """Check and promote the operands of an elementwise binary op; returns (x, y)."""
+def binary_operands(op, x, y, float_result: bool = False):
+    """Check and promote the operands of an elementwise binary op ``op`` (the primitive, or its
+    name); returns (x, y).  The name is looked up only for an error or a promotion."""
     # the common cases first, with no work: two tensors of one dtype, a float tensor and a float
     if isinstance(x, Tensor):
         kind = x._data.dtype.kind
@@ -48,7 +49,7 @@ def binary_operands(op_name: str, x, y, float_result: bool = False):
                 return x, float(y)          # a weak float constant, as the general path makes it
             if kind in "iu":
                 return x, y
-    return _promote(op_name, x, y, float_result)
+    return _promote(op if isinstance(op, str) else op.name, x, y, float_result)
 
 
 def _promote(op_name: str, x, y, float_result: bool):

@@ -26,6 +26,8 @@ def _shape4(op: str, arg: str, value, meaning: str) -> tuple:
 class _ConvBase(Primitive):
     """Configuration shared by Conv2D and its two gradient primitives."""
 
+    skips_unneeded_grads = True      # e.g. no transposed convolution for a batch of data
+
     def _configure(self, out_channel, kernel_size, mode, pad_mode, pad, stride, dilation, group,
                    data_format, pad_list=None):
         op = self.name
