@@ -41,7 +41,7 @@ from minims.graph import is_staging
 from minims.interpreters import stack
 from minims.testing import MODE_FAMILIES, ModeResults, check_modes
 from minims.testing.programs import BASIC, ProgramCell, programs, with_weights
-from seed_cells import (GradNet, IFNode, MatMulBpropNet, NetWithParam, Relu6Net, ReluNet,  # noqa: E402
+from seed_cells import (GradNet, IFNode, MatMulBpropNet, NetWithParam, Relu6Net,  # noqa: E402
                         TensorAddNet, Threshold, XYYNet, relusigmoid)
 
 

@@ -20,7 +20,7 @@ import weakref
 from collections import OrderedDict
 
 from ..common.parameter import Parameter, ParameterTuple
-from ..tensor import Tensor, _describe
+from ..tensor import _describe
 
 __all__ = ["Cell", "HookHandle"]
 
