@@ -25,6 +25,9 @@ import warnings
 
 import numpy as np
 
+from . import fast
+from .interpreters import nan_check
+
 __all__ = ["GRAPH_MODE", "PYNATIVE_MODE", "set_context", "get_context", "set_seed", "get_seed",
            "global_rng"]
 
@@ -39,8 +42,11 @@ _state = {
     "pynative_synchronize": False,
     "save_graphs": False,
     "save_graphs_path": ".",
-    "check_nan": False,
-    "fast_path": False,
+}
+# Options whose one home is the module that acts on them: read and switched there.
+_OWNED = {
+    "check_nan": (lambda: nan_check.enabled, nan_check.switch),
+    "fast_path": (lambda: fast.enabled, fast.switch),
 }
 _warned_devices: set = set()
 
@@ -90,14 +96,10 @@ def set_context(**kwargs):
                     "computed on the CPU.", UserWarning, stacklevel=2)
         elif key in ("pynative_synchronize", "save_graphs"):
             _check_bool(key, value)
-        elif key == "check_nan":
+        elif key in _OWNED:
             _check_bool(key, value)
-            from .interpreters import nan_check     # late: it imports the interpreter stack
-            nan_check.switch(value)
-        elif key == "fast_path":
-            _check_bool(key, value)
-            from . import fast              # light: Numba is imported only when switching on
-            value = fast._switch(value)     # False if Numba is missing (after one warning)
+            _OWNED[key][1](value)           # fast_path stays off without Numba (after one warning)
+            continue
         elif key == "device_id":
             if not isinstance(value, int) or value < 0:
                 raise ValueError(f"set_context: device_id must be a non-negative int, got {value!r}.")
@@ -119,14 +121,15 @@ def _fast_path_from_environment():
     elif flag in ("0", "false", "no", "off"):
         set_context(fast_path=False)
     elif "ipykernel" not in sys.modules:
-        from . import fast
-        _state["fast_path"] = fast._switch_on_when_used()
+        fast.switch_on_when_used()
 
 
 def get_context(attr_key):
     """The current value of one context option."""
+    if attr_key in _OWNED:
+        return _OWNED[attr_key][0]()
     if attr_key not in _state:
-        raise ValueError(f"get_context: unknown option {attr_key!r}; known: {sorted(_state)}.")
+        raise ValueError(f"get_context: unknown option {attr_key!r}; known: {sorted([*_state, *_OWNED])}.")
     return _state[attr_key]
 
 

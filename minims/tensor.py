@@ -131,7 +131,8 @@ class Tensor:
                     "Tensor: give input_data, or give both shape= and init= (an initializer); "
                     f"got input_data=None, shape={shape!r}, init={init!r}."
                 )
-            from .common.initializer import initializer   # lazy: initializers are optional
+            # lazy: a cycle (minims.common.initializer builds its results as Tensors from this module)
+            from .common.initializer import initializer
             self._data = initializer(init, shape, dtype or mstype.float32)._data
             return
         if shape is not None and not isinstance(input_data, Tensor):

@@ -15,9 +15,9 @@ import minims as ms
 import minims.nn as nn
 import minims.ops as ops
 from minims import Tensor, jit
-from minims.graph import staging
 from minims.interpreters import nan_check, stack
 from minims.interpreters.nan_check import NonFiniteError
+from minims.testing import leftover_state
 
 pytestmark = pytest.mark.filterwarnings("ignore:.*encountered:RuntimeWarning")
 
@@ -26,9 +26,7 @@ pytestmark = pytest.mark.filterwarnings("ignore:.*encountered:RuntimeWarning")
 def checking_off_and_clean_afterwards():
     yield
     ms.set_context(check_nan=False, mode=ms.PYNATIVE_MODE)
-    assert stack._stack == [] and stack._lent == {} and stack._resolver is None
-    assert stack._observers == [] and staging._active == []
-    assert nan_check.cells == [] and nan_check.rule is None
+    assert not leftover_state(), leftover_state()
 
 
 def checking():
@@ -96,19 +94,19 @@ def test_off_nan_and_inf_propagate_as_in_numpy():
 
 
 def test_off_the_plain_code_runs_and_the_checking_plan_is_never_built():
-    assert stack._evaluate is stack.plain_evaluate
+    assert stack.evaluator() is stack.evaluate
     f = jit(lambda x: ops.log(x) * 2.0)
     x = f32(0.0, 1.0)
     np.testing.assert_array_equal(f(x).asnumpy(), [-np.inf, 0.0])
     plan = f._compiled((x,)).call.plan
     assert plan._checking_fn is None and "bad(" not in plan.source
     checking()
-    assert stack._evaluate is nan_check.checked_evaluate
+    assert stack.evaluator() is nan_check.checked_evaluate
     with pytest.raises(NonFiniteError):
         f(x)
     assert "if bad(" in plan.checking_source()
     ms.set_context(check_nan=False)
-    assert stack._evaluate is stack.plain_evaluate
+    assert stack.evaluator() is stack.evaluate
     np.testing.assert_array_equal(f(x).asnumpy(), [-np.inf, 0.0])
 
 
@@ -285,7 +283,7 @@ def test_after_an_error_the_next_call_is_right_in_both_modes():
             net(f32(0.0, 1.0))
         with pytest.raises(NonFiniteError):
             ms.grad(outer)(f32(0.0, 1.0))
-        assert nan_check.cells == [] and nan_check.rule is None and stack._stack == []
+        assert not leftover_state(), leftover_state()
         np.testing.assert_allclose(net(good).asnumpy(), np.log([2.0, 8.0]), rtol=1e-6)
         np.testing.assert_allclose(ms.grad(outer)(good).asnumpy(), [1.5, 0.75], rtol=1e-6)  # 3 / (2 sqrt x)
     ms.set_context(check_nan=False)

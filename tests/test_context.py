@@ -8,12 +8,15 @@ import minims as ms
 from minims import context
 
 
+OPTIONS = ("mode", "device_target", "device_id", "pynative_synchronize", "save_graphs", "save_graphs_path",
+           "check_nan", "fast_path")
+
+
 @pytest.fixture(autouse=True)
 def restore_context():
-    saved = dict(context._state)
+    saved = {key: ms.get_context(key) for key in OPTIONS}
     yield
-    context._state.clear()
-    context._state.update(saved)
+    ms.set_context(**saved)
 
 
 def test_default_mode_is_pynative():

@@ -10,7 +10,7 @@ import minims.nn as nn
 import minims.ops as ops
 from minims import Parameter, Tensor
 from minims import dtype as mstype
-from minims.interpreters import stack
+from minims.testing import leftover_state
 from seed_cells import GradNet, NetWithParam, ReluNet
 from seed_cells import MatMulBpropNet as MatMulWithBprop
 from seed_cells import Relu6Net as Relu6WithBprop
@@ -232,5 +232,5 @@ def test_bprop_misuse_is_an_error_naming_the_cell_path(body, kind, words):
         ops.grad(net)(Tensor([1.0, 2.0], ms.float32))
     for w in words:
         assert w in str(info.value), (w, str(info.value))
-    assert stack._stack == [] and stack._lent == {} and stack._observers == []
+    assert not leftover_state(), leftover_state()
     assert ops.grad(lambda x: (x * x).sum())(Tensor([1.0, 2.0])).tolist() == [2.0, 4.0]

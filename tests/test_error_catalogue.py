@@ -15,7 +15,7 @@ import pytest
 
 import minims as ms
 from minims import Tensor, ops
-from minims.interpreters import stack
+from minims.testing import leftover_state
 from minims.testing.mistakes import MISTAKES, SECTIONS, builtin_types, describe, run
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -41,7 +41,7 @@ def test_mistake_raises_mindspores_type_with_a_message_that_names_the_fix(m):
 @pytest.mark.parametrize("m", MISTAKES, ids=[m.id for m in MISTAKES])
 def test_after_the_mistake_the_stack_is_empty_and_the_next_gradient_is_right(m):
     _run_quietly(m)
-    assert stack._stack == [] and stack._lent == {} and stack._resolver is None
+    assert not leftover_state(), leftover_state()
     assert ms.get_context("mode") == ms.PYNATIVE_MODE
     x = Tensor([1.0, 2.0, -3.0])
     g = ops.grad(lambda x: (x * x * x).sum())(x)            # d/dx sum(x^3) = 3 x^2
@@ -122,4 +122,4 @@ def test_a_type_error_raised_inside_construct_or_a_hook_is_not_mistaken_for_a_wr
 
     with pytest.raises(TypeError, match="Add: input 'y'"):
         Jitted()(Tensor([1.0]))
-    assert stack._stack == [] and stack._lent == {} and stack._resolver is None
+    assert not leftover_state(), leftover_state()

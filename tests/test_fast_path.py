@@ -245,7 +245,7 @@ print("ok")
 @needs_numba
 def test_warmup_reports_every_kernel_and_the_cache():
     seconds = fast.warmup(dtypes=("float32",))
-    names = {name for name, _, _ in fast._kernels()}
+    names = {name for name, _, _ in fast.kernels()}
     assert set(seconds) == {f"{n}[float32]" for n in names}
     assert all(isinstance(s, float) and s >= 0 for s in seconds.values())
     info = fast.cache_info()
@@ -273,7 +273,7 @@ def test_the_parallel_versions_agree_and_have_their_own_cache_entries(monkeypatc
 
     monkeypatch.setattr(fast, "parallel", True)
     assert_close(*both_paths(run), np.float32)
-    splittable = [k for _, k, _ in fast._kernels() if k.splittable]
+    splittable = [k for _, k, _ in fast.kernels() if k.splittable]
     used = [k for k in splittable if k._parallel is not None]
     assert {k.__name__ for k in used} >= {"_im2col", "_col2im", "_pad_into", "_max_pool_where", "_scatter_at",
                                             "_avg_pool", "_avg_pool_grad", "_bn_training"}

@@ -1,6 +1,6 @@
 """Differential fuzzing: random programs from the primitive table against four independent oracles.
 
-Hypothesis draws programs with ``minims.testing.programs`` (elementwise ops with broadcasting,
+Hypothesis draws programs with ``tests/programs.py`` (elementwise ops with broadcasting,
 reductions, matmul, shapes, select, softmax, integer inputs, gradients taken inside the program,
 dense/convolution/pooling/batch-norm/cross-entropy layers, Cells with custom ``bprop`` and backward
 hooks, float32 and float64, inputs in safe domains) and checks that
@@ -57,12 +57,12 @@ import minims.nn as nn
 from minims import Parameter, Tensor, fast, ops
 from minims.primitives import nn as P
 from minims.autodiff.grad_api import vjp_call
-from minims.interpreters import stack
-from minims.testing import check_grads, check_modes, symbolic_call, symbols_like
-from minims.testing.modes import _mode_functions, _snapshot
-from minims.testing.programs import (FAST, GRADS, MODES, SPECIAL, SYMBOLIC, Input, Meta, Program,
-                                     ProgramCell, SinWithTripledRule, Special, SpikeWithSurrogate, Step,
-                                     near_a_kink, programs, scaling_hook, with_weights)
+from minims.testing import check_grads, check_modes, leftover_state, symbolic_call, symbols_like
+from minims.testing.modes import mode_functions, snapshot
+import programs as programs_module
+from programs import (FAST, GRADS, MODES, SPECIAL, SYMBOLIC, Input, Meta, Program, ProgramCell,
+                      SinWithTripledRule, Special, SpikeWithSurrogate, Step, near_a_kink, programs,
+                      scaling_hook, with_weights)
 
 DEEP = os.environ.get("MINIMS_DEEP", "") not in ("", "0")
 
@@ -112,7 +112,7 @@ def clean_state():
     ms.set_context(mode=ms.PYNATIVE_MODE, fast_path=False)
     yield
     ms.set_context(mode=ms.PYNATIVE_MODE, fast_path=before)
-    assert stack._stack == [] and stack._lent == {} and stack._resolver is None
+    assert not leftover_state(), leftover_state()
 
 
 def float64(args):
@@ -125,7 +125,7 @@ def float_positions(args):
 
 def failure(exc, program, args, extra=""):
     return AssertionError(f"{exc}\n\nthe program (import minims as ms; from minims import ops, Tensor; "
-                          f"from minims.primitives import nn as P; from minims.testing.programs import *):\n"
+                          f"from minims.primitives import nn as P; from programs import *):\n"
                           f"{program.reproducer(args)}{extra}")
 
 
@@ -203,9 +203,9 @@ def test_fuzz_modes_with_hooks_pynative_sees_them_graph_does_not(case, as_cell):
             plain = check_modes(program.variant("plain"), args)
             reference = check_modes(program.variant("reference"), args)
             f = ProgramCell(program) if as_cell else program
-            for mode, (fn, graph_mode) in _mode_functions(f, positions, (), 2, as_cell).items():
+            for mode, (fn, graph_mode) in mode_functions(f, positions, (), 2, as_cell).items():
                 with _graph_mode(graph_mode):
-                    got = _snapshot(fn(*args))
+                    got = snapshot(fn(*args))
                 expected = reference[mode.replace("GRAPH_MODE ", "")] if mode in PYNATIVE_MODES else \
                     plain[mode.replace("GRAPH_MODE ", "")]
                 assert_close(f"hooked {mode} vs {'reference' if mode in PYNATIVE_MODES else 'plain'}",
@@ -459,8 +459,6 @@ def _chain(*lines, shape=(3,), low=-2.0, high=2.0):
 
 def test_a_reproducer_runs_as_printed():
     """``program.reproducer(args)`` is Python that computes the same values (as a failure prints it)."""
-    import minims.testing.programs as programs_module
-    from minims.primitives import nn as P
     found = []
 
     @settings(max_examples=25, derandomize=True, database=None, deadline=None,

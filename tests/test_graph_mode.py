@@ -14,7 +14,7 @@ import minims.nn as nn
 import minims.ops as ops
 from minims import Parameter, Tensor, context, jit, ms_function
 from minims.graph import StaticGraphError
-from minims.interpreters import stack
+from minims.testing import leftover_state
 from seed_cells import MatMulBpropNet as MatMulBprop
 from seed_cells import TensorAddNet
 
@@ -23,7 +23,7 @@ from seed_cells import TensorAddNet
 def pynative_afterwards():
     yield
     ms.set_context(mode=ms.PYNATIVE_MODE)
-    assert stack._stack == [] and stack._lent == {} and stack._resolver is None
+    assert not leftover_state(), leftover_state()
 
 
 def ones44():

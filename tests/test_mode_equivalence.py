@@ -13,7 +13,7 @@ Cell, the same under ``set_context(mode=GRAPH_MODE)``, all in float64, and asser
 2. Random programs drawn from the primitive table with hypothesis: 1 to 6 steps of elementwise
    unary/binary ops (broadcasting between (3,), (2, 3), (2, 1) and ()), reductions, matmul,
    reshape/transpose, select on a comparison, softmax, activations, on inputs in safe domains (the
-   ``BASIC`` space of ``minims.testing.programs``; ``tests/test_fuzz.py`` searches larger ones).
+   ``BASIC`` space of ``tests/programs.py``; ``tests/test_fuzz.py`` searches larger ones).
    Bounded and deterministic by default; ``MINIMS_DEEP=1`` runs a long randomised search::
 
        MINIMS_DEEP=1 python -m pytest tests/test_mode_equivalence.py -k random
@@ -38,9 +38,8 @@ import minims.ops as ops
 from minims import Parameter, Tensor, jit
 from minims import dtype as mstype
 from minims.graph import is_staging
-from minims.interpreters import stack
-from minims.testing import MODE_FAMILIES, ModeResults, check_modes
-from minims.testing.programs import BASIC, ProgramCell, programs, with_weights
+from minims.testing import MODE_FAMILIES, ModeResults, check_modes, leftover_state
+from programs import BASIC, ProgramCell, programs, with_weights
 from seed_cells import (GradNet, IFNode, MatMulBpropNet, NetWithParam, Relu6Net,  # noqa: E402
                         TensorAddNet, Threshold, XYYNet, relusigmoid)
 
@@ -51,7 +50,7 @@ def clean_state():
     ms.set_context(mode=ms.PYNATIVE_MODE)
     yield
     assert ms.get_context("mode") == ms.PYNATIVE_MODE, "check_modes did not restore the mode"
-    assert stack._stack == [] and stack._lent == {} and stack._resolver is None
+    assert not leftover_state(), leftover_state()
 
 
 def assert_values(values, expected):
@@ -355,7 +354,7 @@ def test_seed004_network_used_inside_a_function_with_params():
 
 
 # ===== 2. random straight-line programs from the primitive table =======================================
-# The generator lives in minims.testing.programs (shared with tests/test_fuzz.py, which adds integer
+# The generator lives in tests/programs.py (shared with tests/test_fuzz.py, which adds integer
 # inputs, layers, custom bprops and hooks); BASIC is the space these two tests have always searched.
 DEEP = os.environ.get("MINIMS_DEEP", "") not in ("", "0")
 RANDOM_SETTINGS = settings(

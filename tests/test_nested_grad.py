@@ -7,7 +7,7 @@ import pytest
 
 import minims as ms
 from minims import Parameter, Tensor, ops
-from minims.interpreters import stack
+from minims.testing import leftover_state
 
 
 def t64(v):
@@ -69,7 +69,7 @@ def test_relu6_has_no_second_order_rule():
     np.testing.assert_array_equal(first.asnumpy(), [[1, 1], [1, 0]])
     with pytest.raises(RuntimeError, match="ReLU6Grad"):
         ops.grad(ops.grad(ops.relu6))(x)
-    assert stack._stack == [] and stack._lent == {}
+    assert not leftover_state(), leftover_state()
     np.testing.assert_array_equal(ops.grad(ops.relu6)(x).asnumpy(), [[1, 1], [1, 0]])
 
 
@@ -86,7 +86,7 @@ def test_a_failed_gradient_leaves_nothing_behind():
         return ops.matmul(x * w, Tensor(np.ones((3, 3), np.float32)))
     with pytest.raises(ValueError, match="MatMul"):
         ops.grad(bad, weights=[w])(Tensor(np.ones((2, 2), np.float32)))
-    assert stack._stack == [] and stack._lent == {}
+    assert not leftover_state(), leftover_state()
     np.testing.assert_allclose(ops.grad(lambda x: (x * w).sum())(Tensor([1.0, 1.0])).asnumpy(), [1, 2])
 
 
@@ -95,7 +95,7 @@ def test_a_failure_inside_an_inner_grad_pops_both_levels():
         return ops.grad(lambda y: ops.reshape(y, (5,)))(x)
     with pytest.raises(ValueError, match="Reshape"):
         ops.grad(lambda x: inner_fails(x).sum())(t64([1.0, 2.0]))
-    assert stack._stack == []
+    assert not leftover_state(), leftover_state()
     assert float(ops.grad(lambda x: x * x)(t64(3.0))) == 6.0
 
 

@@ -13,10 +13,9 @@ import minims as ms
 import minims.nn as nn
 import minims.ops as ops
 from minims import Parameter, Tensor, jit
-from minims.common import undo
-from minims.graph import StaticGraphError, staging
-from minims.interpreters import nan_check, stack
-from minims.primitives import base
+from minims.graph import StaticGraphError
+from minims.interpreters import nan_check
+from minims.testing import leftover_state
 
 pytestmark = pytest.mark.filterwarnings("ignore:.*encountered:RuntimeWarning")
 
@@ -26,10 +25,7 @@ class Boom(Exception):
 
 
 def assert_clean():
-    assert stack._stack == [] and stack._lent == {} and stack._resolver is None
-    assert stack._observers == [] and staging._active == []
-    assert base._needed is None and undo._logs == []
-    assert nan_check.cells == [] and nan_check.rule is None
+    assert not leftover_state(), leftover_state()
 
 
 @pytest.fixture(autouse=True)

@@ -9,6 +9,7 @@ Each test counts the primitives the backward pass binds (an observer on the inte
 checks that the gradients that *are* computed still equal central differences.
 """
 import contextlib
+import inspect
 
 import numpy as np
 import pytest
@@ -18,7 +19,7 @@ import minims.nn as nn
 import minims.ops as ops
 from minims import Parameter, Tensor
 from minims.interpreters import stack
-from minims.primitives import base
+from minims.primitives import base, table
 from minims.testing import check_grads
 
 
@@ -66,6 +67,24 @@ def test_matmul_with_one_constant_operand_does_one_product():
         check_grads(lambda a_: mm(a_, b), (a,), order=2, seed=5)       # b constant: skipped
 
 
+def test_elementwise_ops_with_a_constant_operand_compute_one_gradient():
+    """``x * 2.0``, ``x * mask`` (a constant Tensor), ``x / c``, ``x ** 3``: the backward pass computes the
+    gradient of ``x`` only; d/dx sum(x*c) = c, sum(x/c) = 1/c, sum(x**3) = 3x**2."""
+    x, c = rng_tensor((3,), 13), rng_tensor((3,), 14)
+    # the primitive, how often it is bound (forward + the one gradient), what only the constant's
+    # gradient would need, the function and its derivative
+    cases = [("Mul", 2, "-", lambda x_: x_ * 2.0, np.full(3, 2.0)),
+             ("Mul", 2, "-", lambda x_: x_ * c, c.asnumpy()),
+             ("Div", 2, "Neg", lambda x_: x_ / c, 1 / c.asnumpy()),
+             ("Pow", 2, "Log", lambda x_: x_ ** 3.0, 3 * x.asnumpy() ** 2)]
+    for name, count, unneeded, f, expected in cases:
+        with bound_primitives() as names:
+            g = ops.grad(lambda x_: f(x_).sum())(x)
+        assert names.count(name) == count and unneeded not in names, (name, names)
+        np.testing.assert_allclose(g.asnumpy(), expected, rtol=1e-12)
+        check_grads(f, (x,), order=2, seed=15)
+
+
 def test_get_by_list_does_not_differentiate_the_inputs():
     """GradOperation(get_by_list=True) returns the weights' gradients only, so the data input is a
     constant: a network's first layer computes no gradient for its input."""
@@ -90,7 +109,7 @@ def test_skipping_is_invisible_to_higher_orders():
 
 def test_a_rule_called_by_hand_computes_every_gradient():
     """Outside a backward pass the mask is unset: calling bprop directly gives every gradient."""
-    assert base._needed is None and base.wants_grad(0) and base.wants_grad(1)
+    assert base.needed_mask() is None and base.wants_grad(0) and base.wants_grad(1)
     x, y = rng_tensor((2, 3), 10), rng_tensor((3, 2), 11)
     mm = ops.MatMul()
     dx, dy = mm.bprop(x, y, mm(x, y), ops.ones((2, 2), ms.float64))
@@ -107,7 +126,7 @@ def test_the_mask_is_restored_after_a_failing_rule():
 
     with pytest.raises(RuntimeError, match="boom"):
         ops.grad(lambda x_: Bad()(x_).sum())(rng_tensor((2,), 12))
-    assert base._needed is None
+    assert base.needed_mask() is None
     w = Parameter(Tensor(np.ones((2, 2))), name="w")
     (dw,) = ops.GradOperation(get_by_list=True)(lambda x_: ops.matmul(x_, w).sum(), [w])(
         rng_tensor((3, 2), 13))
@@ -117,17 +136,8 @@ def test_the_mask_is_restored_after_a_failing_rule():
 def test_every_rule_that_asks_declares_it():
     """The tape builds the mask only for primitives with ``skips_unneeded_grads``; a rule that calls
     ``wants_grad`` without the flag would read an unset (None: "all needed") mask and skip nothing."""
-    import inspect
-
-    import minims.primitives.linalg  # noqa: F401 - register the subclasses
-    import minims.primitives.nn  # noqa: F401
-
-    def subclasses(cls):
-        for sub in cls.__subclasses__():
-            yield sub
-            yield from subclasses(sub)
-
-    askers = [c for c in subclasses(base.Primitive)
-              if "wants_grad" in inspect.getsource(c.bprop) and c.bprop is not base.Primitive.bprop]
-    assert {c.__name__ for c in askers} >= {"MatMul", "Conv2D", "Conv2DBackpropInput", "Conv2DBackpropFilter"}
+    askers = [row.cls for row in table()
+              if row.bprop and "wants_grad" in inspect.getsource(row.cls.bprop)]
+    assert {c.__name__ for c in askers} >= {"MatMul", "Conv2D", "Conv2DBackpropInput", "Conv2DBackpropFilter",
+                                            "Mul", "Div", "Pow", "Sub", "Maximum", "Minimum"}
     assert all(c.skips_unneeded_grads for c in askers), [c.__name__ for c in askers if not c.skips_unneeded_grads]

@@ -73,14 +73,14 @@ words, no gradient level or lent Parameter is left behind on the interpreter sta
 correct call still gives the right answer — here $\\frac{d}{dx}\\sum_i x_i^2 = 2x$ at $x = (1, 2)$."""
 
 CHECK = """\
-from minims.interpreters import stack
+from minims.testing import leftover_state
 from minims.testing.mistakes import MISTAKES, run
 
 for m in MISTAKES:
     with contextlib.redirect_stdout(io.StringIO()):     # a snippet may print
         e = run(m)
     assert isinstance(e, m.error) and all(w in str(e) for w in m.words), (m.id, e)
-    assert stack._stack == [] and stack._lent == {} and stack._resolver is None, m.id
+    assert not leftover_state(), (m.id, leftover_state())
     g = ops.grad(lambda x: (x * x).sum())(Tensor([1.0, 2.0]))
     np.testing.assert_allclose(g.asnumpy(), [2.0, 4.0])     # d/dx sum(x^2) = 2x
 

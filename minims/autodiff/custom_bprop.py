@@ -11,10 +11,13 @@ gradient per input, shapes and dtypes matching the inputs; with ``internal_param
 """
 from __future__ import annotations
 
+import inspect
+
+from ..common.parameter import Parameter
 from ..interpreters import stack
 from ..primitives.base import MinimsError, Primitive
-from .hooks import call_user_fn
 from ..tensor import Tensor, _describe
+from .hooks import call_user_fn
 
 __all__ = ["CellBprop", "BpropError"]
 
@@ -49,12 +52,8 @@ class CellBprop(Primitive):
     def impl(self, *arrays):
         inputs = [Tensor._make(a) if hasattr(a, "dtype") and hasattr(a, "shape") else a
                   for a in arrays[:self.n_inputs]]
-        saved = dict(stack._lent)
-        stack._lent.clear()             # inside the node, weights are constants
-        try:
+        with stack.parameters_as_themselves():       # inside the node, weights are constants
             out = self.cell.construct(*inputs)
-        finally:
-            stack._lent.update(saved)
         return _unwrap(out)
 
     # ----- backward: the user's rule ------------------------------------------------------------
@@ -76,7 +75,6 @@ class CellBprop(Primitive):
 
     def _expected_signature(self) -> str:
         """``bprop(x, y, out, dout)`` with construct's parameter names (for messages)."""
-        import inspect
         try:
             names = list(inspect.signature(self.cell.construct).parameters)[:self.n_inputs]
         except (TypeError, ValueError):
@@ -152,7 +150,6 @@ class _ParameterGuard:
         self.node, self.allowed = node, allowed
 
     def __call__(self, prim, args):
-        from ..common.parameter import Parameter
         for a in args:
             if isinstance(a, Parameter) and id(a) not in self.allowed:
                 raise BpropParameterError(

@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import inspect
 
+from .. import ops
 from ..common import undo
-from ..interpreters.stack import MinimsError, lend, pop_trace, push_trace, unlend, current_value
+from ..common.parameter import Parameter
+from ..interpreters.stack import MinimsError, current_value, lend, pop_trace, push_trace, unlend
 from ..tensor import Tensor, _describe
 from .tape import TapeTrace
 
@@ -41,7 +43,6 @@ def _unbox(out, trace):
 
 
 def _check_weights(weights, where):
-    from ..common.parameter import Parameter
     if weights is None:
         return ()
     if isinstance(weights, Parameter):
@@ -73,8 +74,6 @@ def vjp_call(fn, args, positions, weights, has_aux=False, sens=None, where="grad
     tracers and the gradient lists follow ``positions`` and ``weights``.  If anything raises, the
     Parameters ``fn`` wrote (BatchNorm's statistics ...) get their old values back.
     """
-    if undo._logs:                  # an outer Cell or grad call keeps the undo log already
-        return _vjp(fn, args, positions, weights, has_aux, sens, where)
     return undo.atomic(_vjp, fn, args, positions, weights, has_aux, sens, where)
 
 
@@ -119,8 +118,7 @@ def _vjp(fn, args, positions, weights, has_aux, sens, where):
             raise TypeError(f"{where}: the function must return Tensors, but returned {_describe(o)}. "
                             "Fix: return the Tensor itself (no .asnumpy(), no NumPy arrays).")
     if sens is None:
-        from ..ops.functional import ones_like
-        sens_flat = [ones_like(o) if isinstance(o, Tensor) else None for o in flat]
+        sens_flat = [ops.ones_like(o) if isinstance(o, Tensor) else None for o in flat]
     else:
         sens_flat = _flatten(sens)
         if len(sens_flat) != len(flat):
@@ -134,16 +132,14 @@ def _vjp(fn, args, positions, weights, has_aux, sens, where):
                     "output, e.g. ops.ones_like(out)."
                 )
     trace.backward(flat, sens_flat)
-    from ..ops.functional import zeros_like
-    input_grads = [_grad_or_zeros(leaf, args[p], trace, zeros_like) for leaf, p in zip(leaves, positions)]
-    weight_grads = [_grad_or_zeros(leaf, current_value(w), trace, zeros_like)
-                    for leaf, w in zip(weight_leaves, weights)]
+    input_grads = [_grad_or_zeros(leaf, args[p], trace) for leaf, p in zip(leaves, positions)]
+    weight_grads = [_grad_or_zeros(leaf, current_value(w), trace) for leaf, w in zip(weight_leaves, weights)]
     return value, input_grads, weight_grads
 
 
-def _grad_or_zeros(leaf, primal, trace, zeros_like):
+def _grad_or_zeros(leaf, primal, trace):
     g = trace.leaf_cotangent(leaf)
-    return zeros_like(primal) if g is None else g
+    return ops.zeros_like(primal) if g is None else g
 
 
 def _tensor_positions(args):

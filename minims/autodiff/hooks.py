@@ -11,6 +11,12 @@ Being primitives, hooks run wherever a backward pass runs, at every gradient lev
 """
 from __future__ import annotations
 
+import inspect
+import warnings
+
+from ..context import GRAPH_MODE, get_context
+from ..graph.staging import is_staging, user_stacklevel
+from ..interpreters.stack import bind
 from ..primitives.base import MinimsError, Primitive
 from ..tensor import Tensor, _describe
 
@@ -26,8 +32,6 @@ def warn_hooks_ignored(what: str) -> None:
     global _warned_graph_mode
     if not _warned_graph_mode:
         _warned_graph_mode = True
-        import warnings
-        from ..graph.staging import user_stacklevel
         warnings.warn(f"{what}: hooks are not effective in Graph mode or inside a jit-compiled "
                       "function; they are skipped. Use PyNative mode to debug with hooks.",
                       UserWarning, stacklevel=user_stacklevel())
@@ -46,7 +50,6 @@ def cannot_bind(fn, args, kwargs=None) -> str | None:
     """Why ``fn(*args)`` is a wrong call (``fn``'s signature), or None if the call fits or the
     signature cannot be read.  Used only after a TypeError, to tell a user function called with
     the wrong arguments from a TypeError raised inside it."""
-    import inspect
     try:
         sig = inspect.signature(fn)
     except (TypeError, ValueError):
@@ -111,9 +114,6 @@ class HookBackward(Primitive):
         self.cell_id = cell_id
 
     def __call__(self, *inputs):
-        from ..interpreters.stack import bind
-        from ..context import GRAPH_MODE, get_context
-        from ..graph.staging import is_staging
         if get_context("mode") == GRAPH_MODE or is_staging():
             warn_hooks_ignored("HookBackward")
             return inputs[0] if len(inputs) == 1 else inputs

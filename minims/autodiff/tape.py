@@ -11,9 +11,10 @@ differentiation.  When ``backward`` returns, the tape is dropped.
 """
 from __future__ import annotations
 
-from ..interpreters.stack import Trace, Tracer, dispatch, MinimsError
+from .. import ops
 from ..interpreters import nan_check
-from ..primitives import base as _rules
+from ..interpreters.stack import Trace, Tracer, dispatch, MinimsError
+from ..primitives.base import run_bprop
 from ..tensor import Tensor
 
 __all__ = ["TapeTrace", "TapeTracer", "Node", "GradientError"]
@@ -102,18 +103,16 @@ class TapeTrace(Trace):
         Must run after this level left the stack, so that the rules' own operations are
         recorded by the outer levels.  Leaves keep their cotangent in ``leaf_cotangent``.
         """
-        outer_rule = nan_check.rule         # check_nan's errors name the rule being run
+        outer_rule = nan_check.current_rule()      # check_nan's errors name the rule being run
         try:
             self._propagate(outputs, sens)
         finally:
-            nan_check.rule = outer_rule
+            nan_check.set_rule(outer_rule)
 
     def _propagate(self, outputs, sens) -> None:
-        from ..ops import functional as F   # late: the op table imports this module's users
-
         for out, s in zip(outputs, sens):
             if self.owns(out) and s is not None:
-                _accumulate(out._node, out._index, s, F)
+                _accumulate(out._node, out._index, s)
         tape, self.tape = self.tape, []
         for node in reversed(tape):
             cot = node.cot
@@ -121,23 +120,19 @@ class TapeTrace(Trace):
                 continue
             node.cot = None
             if isinstance(node.out, tuple):
-                dout = tuple(c if c is not None else _zeros_for(o, F) for c, o in zip(cot, node.out))
+                dout = tuple(c if c is not None else _zeros_for(o) for c, o in zip(cot, node.out))
             else:
                 dout = cot[0]
-            nan_check.rule = node
+            nan_check.set_rule(node)
             if node.prim.skips_unneeded_grads:     # only rules that ask wants_grad() pay for it
-                saved = _rules._needed   # restored after: a rule may run a nested backward pass
-                _rules._needed = tuple([p is not None for p in node.parents])
-                try:
-                    grads = node.prim.bprop(*node.args, node.out, dout)
-                finally:
-                    _rules._needed = saved
+                needed = tuple([p is not None for p in node.parents])
+                grads = run_bprop(node.prim, needed, (*node.args, node.out, dout))
             else:
                 grads = node.prim.bprop(*node.args, node.out, dout)
             grads = _check_rule_result(node, grads)
             for parent, g in zip(node.parents, grads):
                 if parent is not None and g is not None:
-                    _accumulate(parent._node, parent._index, g, F)
+                    _accumulate(parent._node, parent._index, g)
             node.args = node.parents = node.out = None      # free memory as we go
 
     @staticmethod
@@ -146,17 +141,17 @@ class TapeTrace(Trace):
         return None if cot is None else cot[0]
 
 
-def _zeros_for(value, F):
-    return F.zeros_like(value) if isinstance(value, Tensor) else None
+def _zeros_for(value):
+    return ops.zeros_like(value) if isinstance(value, Tensor) else None
 
 
-def _accumulate(node: Node, index, g, F) -> None:
+def _accumulate(node: Node, index, g) -> None:
     n = len(node.out) if isinstance(node.out, tuple) else 1
     if node.cot is None:
         node.cot = [None] * n
     i = 0 if index is None else index
     prev = node.cot[i]
-    node.cot[i] = g if prev is None else F.add(prev, g)
+    node.cot[i] = g if prev is None else ops.add(prev, g)
 
 
 def _check_rule_result(node: Node, grads):

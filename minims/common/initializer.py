@@ -18,6 +18,7 @@ receptive field ``kh * kw``.
 """
 from __future__ import annotations
 
+import difflib
 import math
 import numbers
 
@@ -302,7 +303,6 @@ def initializer(init, shape=None, dtype=mstype.float32) -> Tensor:
     if isinstance(init, str):
         cls = _ALIASES.get(init.lower())
         if cls is None:
-            import difflib
             close = difflib.get_close_matches(init.lower(), sorted(_ALIASES), n=1)
             raise ValueError(f"initializer: unknown initializer name {init!r}; known names: "
                              f"{sorted(_ALIASES)}. Fix: use one of these names"

@@ -10,31 +10,40 @@ log; writes replace a Parameter's array and never modify it, so keeping a refere
 the first write of each Parameter is logged: that is the value to go back to, and it bounds the log
 by the number of Parameters however many writes a call makes (a training loop inside one call).
 
-The outermost Cell call (``minims.nn.cell_call.run_cell``) or gradient call
-(``minims.autodiff.grad_api.vjp_call``) runs inside ``atomic``: if it raises, the old arrays are
-put back.  Calls inside it share its log (opening one per call would cost every Cell
-call), so the unit that is undone is the whole outermost call — a training step.  Outside any Cell or
-gradient call nothing is logged.
+Every Cell call (``minims.nn.cell_call.run_cell``) and gradient call
+(``minims.autodiff.grad_api.vjp_call``) runs inside ``atomic``.  The outermost one opens the log;
+calls inside it share that log (opening one per call would cost every Cell call), so the unit that
+is undone is the whole outermost call — a training step.  If it raises, the old arrays are put back.
+Outside any Cell or gradient call nothing is logged.
 """
 from __future__ import annotations
 
-__all__ = ["atomic", "record"]
+__all__ = ["atomic", "record", "is_logging"]
 
-_logs: list = []            # open logs, innermost last; each {id(Parameter): (Parameter, old array)}
+_log: dict | None = None    # the open log {id(Parameter): (Parameter, old array)}, or None
 
 
 def record(param) -> None:
     """Called just before ``param._data`` is replaced."""
-    if _logs:
-        log = _logs[-1]
-        if id(param) not in log:
-            log[id(param)] = (param, param._data)
+    if _log is not None and id(param) not in _log:
+        _log[id(param)] = (param, param._data)
+
+
+def is_logging() -> bool:
+    """True inside an outermost Cell or gradient call (for tests and debugging)."""
+    return _log is not None
 
 
 def atomic(fn, *args):
-    """``fn(*args)``; if it raises, every Parameter it wrote gets its old array back."""
-    log = {}
-    _logs.append(log)
+    """``fn(*args)``; if it raises, every Parameter it wrote gets its old array back.
+
+    Inside another ``atomic`` call this is just ``fn(*args)``: the outer call's log records the
+    writes, and the outer call undoes them if the error reaches it.
+    """
+    global _log
+    if _log is not None:
+        return fn(*args)
+    _log = log = {}
     try:
         return fn(*args)
     except BaseException:
@@ -42,4 +51,4 @@ def atomic(fn, *args):
             param._data = data
         raise
     finally:
-        _logs.pop()                 # try/finally keeps the logs nested: ours is the last
+        _log = None

@@ -16,6 +16,7 @@ import pathlib
 
 import numpy as np
 
+from ..context import global_rng
 from ..tensor import Tensor
 
 __all__ = ["load_digits", "batches", "NUM_CLASSES"]
@@ -96,7 +97,6 @@ def batches(images, labels, batch_size, shuffle=True, seed=None, drop_remainder=
     n = len(images)
     if shuffle:
         if seed is None:
-            from ..context import global_rng
             order = global_rng().permutation(n)
         else:
             order = np.random.default_rng(seed).permutation(n)

@@ -11,12 +11,12 @@ How the switch works
 --------------------
 * By default the fast path is on when Numba is installed — except inside a Jupyter kernel, where
   notebooks keep the NumPy path for byte-stable outputs (``minims.context``).  The default only
-  looks Numba up (:func:`_switch_on_when_used`); the kernel modules, and Numba with them, are
+  looks Numba up (:func:`switch_on_when_used`); the kernel modules, and Numba with them, are
   imported by the module's ``__getattr__`` when a primitive first asks for a kernel.
 * ``minims.set_context(fast_path=True/False)`` (or ``MINIMS_FAST=1``/``0`` in the environment when
-  minims is imported) calls :func:`_switch`, which imports Numba and the kernel modules and sets the
-  one module-level flag :data:`enabled`.  Without Numba it warns once and leaves the flag off, and
-  ``get_context("fast_path")`` reads back ``False``.
+  minims is imported) calls :func:`switch`, which imports Numba and the kernel modules and sets the
+  one module-level flag :data:`enabled` — the setting's only home: ``get_context("fast_path")``
+  reads it.  Without Numba it warns once and leaves the flag off.
 * Each primitive's ``impl`` reads ``minims.fast.enabled`` once per call (a module attribute, no
   dictionary chain), calls the kernel's wrapper, and takes the NumPy path when the flag is off or
   when the wrapper returns ``None`` ("this configuration is not mine": float16, integer inputs,
@@ -46,7 +46,12 @@ import os
 import time
 import warnings
 
-__all__ = ["enabled", "parallel", "numba_available", "warmup", "cache_info", "KERNEL_MODULES"]
+import numpy as np
+
+from . import residuals
+
+__all__ = ["enabled", "parallel", "switch", "switch_on_when_used", "numba_available", "warmup", "cache_info",
+           "KERNEL_MODULES"]
 
 #: The switch every fast-path primitive reads.  Change it through ``set_context(fast_path=...)``.
 enabled = False
@@ -76,7 +81,7 @@ def _load_kernels() -> list:
     return [importlib.import_module(f"{__name__}.{name}") for name in KERNEL_MODULES]
 
 
-def _switch(on: bool) -> bool:
+def switch(on: bool) -> bool:
     """Turn the fast path on or off; returns whether it is on (False when Numba is missing)."""
     global enabled, _warned_missing
     if on:
@@ -93,12 +98,11 @@ def _switch(on: bool) -> bool:
                     RuntimeWarning, stacklevel=3)
             on = False
     enabled = bool(on)
-    from . import residuals            # no Numba needed; forget what the other path left
-    residuals.clear()
+    residuals.clear()                  # forget what the other path left
     return enabled
 
 
-def _switch_on_when_used() -> bool:
+def switch_on_when_used() -> bool:
     """The default when Numba is installed: on, with the kernel modules (and Numba) imported by
     :func:`__getattr__` when a primitive first asks for one.  False when Numba is not installed."""
     global enabled
@@ -118,7 +122,7 @@ class _NoKernels:
 
 
 def __getattr__(name):
-    """``minims.fast.conv`` & co. on first use (see :func:`_switch_on_when_used`)."""
+    """``minims.fast.conv`` & co. on first use (see :func:`switch_on_when_used`)."""
     if name not in KERNEL_MODULES:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     global enabled, _warned_missing
@@ -126,8 +130,6 @@ def __getattr__(name):
         return importlib.import_module(f"{__name__}.{name}")
     except ImportError as exc:              # Numba installed but broken: the NumPy path, once said
         enabled = False
-        import minims.context as _context
-        _context._state["fast_path"] = False
         if not _warned_missing:
             _warned_missing = True
             warnings.warn(f"minims: the Numba fast path cannot be loaded ({exc}); using the NumPy path.",
@@ -135,7 +137,7 @@ def __getattr__(name):
         return _NoKernels()
 
 
-def _kernels():
+def kernels():
     """(name, Kernel, example-call) for every kernel, from each module's ``_examples``."""
     for module in [importlib.import_module(f"{__name__}._common")] + _load_kernels():
         yield from module._examples()
@@ -149,10 +151,9 @@ def warmup(dtypes=("float32", "float64")) -> dict:
     :data:`parallel` on, the parallel versions are the ones compiled (the first also starts
     Numba's thread pool).
     """
-    import numpy as np
     seconds = {}
     for dtype in dtypes:
-        for name, _, call in _kernels():
+        for name, _, call in kernels():
             start = time.perf_counter()
             call(np.dtype(dtype))
             seconds[f"{name}[{dtype}]"] = time.perf_counter() - start
@@ -165,7 +166,7 @@ def cache_info() -> dict:
     A hit is a signature loaded from ``__pycache__``; a miss one compiled in this process.
     """
     info = {}
-    for name, kernel, _ in _kernels():
+    for name, kernel, _ in kernels():
         stats = [d.stats for d in kernel.dispatchers()]
         info[name] = {"hits": sum(sum(s.cache_hits.values()) for s in stats),
                       "misses": sum(sum(s.cache_misses.values()) for s in stats)}

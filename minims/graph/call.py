@@ -14,12 +14,15 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..autodiff.grad_api import vjp_call
+from ..common import undo
 from ..interpreters.stack import bind
 from ..primitives.base import Primitive
 from ..tensor import Tensor
-from ..common import undo
 from .executor import Plan
 from .ir import Graph, Var
+from .passes import optimize
+from .staging import current_trace, trace_to_graph
 
 __all__ = ["GraphCall", "interpret", "backward_graph"]
 
@@ -44,10 +47,10 @@ def interpret(graph: Graph, args, effects: bool = True):
         else:
             env[eq.outs[0].index] = result
     if effects and graph.effects:
-        from .staging import _active
+        staging = current_trace()
         for param, value in graph.effects:
-            if _active:
-                _active[-1].record_effect(param, read(value))
+            if staging is not None:
+                staging.record_effect(param, read(value))
             else:
                 undo.record(param)          # a failing outer call puts the old array back
                 param._data = np.array(read(value)._data, dtype=param._data.dtype)
@@ -100,10 +103,6 @@ class GraphCall(Primitive):
 
 def backward_graph(graph: Graph) -> Graph:
     """The graph of ``(inputs, output cotangents) -> input gradients``, optimised."""
-    from ..autodiff.grad_api import vjp_call
-    from .passes import optimize
-    from .staging import trace_to_graph
-
     n = len(graph.inputs)
 
     def grad_of_graph(*flat):

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import context as _context
 from ..common import undo
 from ..interpreters import nan_check
 from ..interpreters.stack import MinimsError
@@ -87,7 +86,7 @@ class Plan:
 
     def run(self, arrays) -> list:
         fn = self._fn
-        if _context._state["check_nan"]:
+        if nan_check.enabled:
             nan_check.note_composite()
             fn = self._checking()
         try:

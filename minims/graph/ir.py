@@ -135,7 +135,7 @@ class Graph:
         return f"<Graph {self.name}: {len(self.inputs)} inputs, {len(self.equations)} equations>"
 
     def _repr_png_(self):
-        from .draw import graph_png
+        from .draw import graph_png     # lazy: a cycle (draw.py reads this module's Graph and Var)
         return graph_png(self)
 
     def copy(self) -> "Graph":

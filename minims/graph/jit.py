@@ -16,7 +16,7 @@ import weakref
 
 from ..interpreters.stack import active_traces, bind
 from ..tensor import Tensor
-from .call import GraphCall, interpret
+from .call import GraphCall, backward_graph, interpret
 from .passes import optimize
 from .staging import rebuild, trace_to_graph
 
@@ -122,9 +122,7 @@ class JitFunction:
 
     def grad_graph(self, *args):
         """The backward graph (inputs and output cotangents to input gradients) for these arguments."""
-        entry = self._compiled(args)
-        from .call import backward_graph
-        return backward_graph(entry.graph)
+        return backward_graph(self._compiled(args).graph)
 
 
 def jit(function=None, *, mode="PSJit", input_signature=None, hash_args=None, jit_config=None,

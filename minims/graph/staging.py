@@ -14,6 +14,7 @@ is simply run (specialised at trace time); asking a placeholder for its value (`
 """
 from __future__ import annotations
 
+import linecache
 import os
 import sys
 
@@ -23,10 +24,10 @@ from .. import dtype as mstype
 from ..interpreters import stack
 from ..interpreters.stack import MinimsError, Trace, Tracer, pop_trace, push_trace
 from ..tensor import Tensor
-from .ir import Equation, Graph, Literal, Var, type_text
+from .ir import Equation, Graph, Literal, Var
 
 __all__ = ["StagingTrace", "StagingTracer", "StaticGraphError", "trace_to_graph", "is_staging",
-           "user_location"]
+           "current_trace", "user_location"]
 
 _MINIMS_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -41,7 +42,6 @@ def user_location() -> str:
     while frame is not None:
         path = os.path.abspath(frame.f_code.co_filename)
         if not path.startswith(_MINIMS_DIR + os.sep):
-            import linecache
             source = linecache.getline(frame.f_code.co_filename, frame.f_lineno).strip()
             name = os.path.basename(frame.f_code.co_filename)
             return f"{name}, line {frame.f_lineno}, in {frame.f_code.co_name}: {source}"
@@ -61,7 +61,14 @@ _active: list = []          # StagingTraces being recorded, innermost last
 
 
 def is_staging() -> bool:
+    """True while a graph is being traced (inside ``jit`` or a Graph-mode Cell's first call)."""
     return bool(_active)
+
+
+def current_trace():
+    """The innermost graph being traced, or None: where effects (``ops.assign``, ``ops.Print``)
+    are recorded instead of happening."""
+    return _active[-1] if _active else None
 
 
 class StagingTracer(Tracer):
@@ -194,14 +201,14 @@ class StagingTrace(Trace):
 
     # ----- result -----------------------------------------------------------------------------
     def finish(self, out, n_explicit: int) -> Graph:
-        flat, tree = [], _flatten(out, self, [])
+        flat, tree = [], _structure(out)
         _collect(out, self, flat)
         return Graph(self.name, self.inputs + self.implicit_vars, self.equations, flat, tree,
                      self.implicit_objs, [(p, self._operand(v)[0]) for p, v in self.effects],
                      n_explicit)
 
 
-def _flatten(out, trace, _):
+def _structure(out):
     """The output structure, with leaves replaced by their position in the flat output list."""
     return _walk(out, iter(range(1 << 30)))
 
@@ -224,7 +231,7 @@ def _collect(out, trace, flat):
 
 
 def rebuild(tree, leaves):
-    """Inverse of ``_flatten``: put the flat output values back into the function's structure."""
+    """Inverse of ``_structure``: put the flat output values back into the function's structure."""
     kind, body = tree
     if kind == "leaf":
         return leaves[body]
@@ -238,15 +245,11 @@ def trace_to_graph(fn, args, name: str | None = None) -> Graph:
     """Stage ``fn(*args)``: Tensor arguments become graph inputs, other arguments are baked in."""
     trace = push_trace(StagingTrace(name or getattr(fn, "__name__", "graph")))
     _active.append(trace)
-    saved_lent = dict(stack._lent)
-    stack._lent.clear()                 # parameters must reach the graph as themselves
-    saved_resolver = stack.set_resolver(trace.resolve)
     try:
-        staged = [trace.new_input(a) if isinstance(a, Tensor) else a for a in args]
-        out = fn(*staged)
+        with stack.resolving(trace.resolve):        # Parameters become graph inputs
+            staged = [trace.new_input(a) if isinstance(a, Tensor) else a for a in args]
+            out = fn(*staged)
     finally:
-        stack.set_resolver(saved_resolver)
-        stack._lent.update(saved_lent)
         _active.remove(trace)
         pop_trace(trace)
     n_explicit = sum(isinstance(a, Tensor) for a in args)
@@ -257,7 +260,3 @@ def trace_to_graph(fn, args, name: str | None = None) -> Graph:
         # trace is freed by reference counting instead of waiting for the cyclic GC
         trace._implicit_by_id.clear()
         trace.effects.clear()
-
-
-def describe_types(graph: Graph) -> str:
-    return ", ".join(type_text(v.shape, v.dtype) for v in graph.inputs)

@@ -21,10 +21,11 @@ and the executor picks its checking plan only then.  NaN and Inf then propagate 
 — silently, as in MindSpore: NumPy's "divide by zero encountered" warnings from minims' kernels are
 filtered (see ``minims.context``), since they point at minims' source rather than the user's line.
 
-The state kept for the messages: ``cells``, the Cells whose call is running (innermost last, pushed by
-``minims.nn.cell_call.run_cell``); ``rule``, the tape node whose backward rule is running (set by the
-tape's backward loop); and, while checking, the Cell each output was computed in, so that an error in
-a backward rule can say where that rule's forward ran.
+This module is the one home of the option: ``enabled`` says whether it is on, ``switch`` turns it
+on or off (``set_context`` and ``get_context`` call them).  The state kept for the messages: ``rule``,
+the tape node whose backward rule is running (set through ``set_rule`` by the tape's backward loop);
+the Cells whose call is running (``minims.common.running_cells``); and, while checking, the Cell each
+output was computed in, so that an error in a backward rule can say where that rule's forward ran.
 """
 from __future__ import annotations
 
@@ -32,46 +33,61 @@ import weakref
 
 import numpy as np
 
-from .. import context as _context
+from ..common import running_cells
 from ..tensor import Tensor, _describe
 from . import stack
 
-__all__ = ["NonFiniteError", "checked_evaluate", "switch", "check_equation", "cells"]
+__all__ = ["NonFiniteError", "checked_evaluate", "switch", "enabled", "check_equation", "set_rule",
+           "current_rule"]
 
 
 class NonFiniteError(stack.MinimsError, RuntimeError):
     """A primitive produced NaN or Inf from finite inputs while ``check_nan`` was on."""
 
 
-cells: list = []          # Cells whose call is running, innermost last (run_cell pushes and pops)
-rule = None               # the tape Node whose bprop is running (the tape's backward loop sets it)
+#: Whether ``check_nan`` is on (``set_context(check_nan=...)`` changes it through ``switch``).
+enabled = False
+_rule = None              # the tape Node whose bprop is running (the tape's backward loop sets it)
 _evaluations = 0          # bumped per checked primitive: a primitive that ran others is a composite
 _origin: dict = {}        # id(output Tensor) -> (weakref to it, Cell it was computed in)
 
 
 def switch(on: bool) -> None:
     """Put the checking eval interpreter in place (on) or the plain one back (off)."""
+    global enabled
+    enabled = bool(on)
     stack.set_evaluator(checked_evaluate if on else None)
     if not on:
         _origin.clear()
+
+
+def set_rule(node):
+    """Note that the backward rule of tape node ``node`` runs now (None: none); returns the previous
+    one, for the caller to put back."""
+    global _rule
+    previous, _rule = _rule, node
+    return previous
+
+
+def current_rule():
+    """The tape node whose backward rule is running, or None."""
+    return _rule
 
 
 # ----- eager: the checking eval interpreter -------------------------------------------------------------
 def checked_evaluate(prim, args):
     """``stack.evaluate``, then the check of its float outputs."""
     global _evaluations
-    if not _context._state["check_nan"]:         # switched off behind set_context's back
-        switch(False)
-        return stack.plain_evaluate(prim, args)
     before = _evaluations
-    out = stack.plain_evaluate(prim, args)
+    out = stack.evaluate(prim, args)
     # a primitive that ran others (a compiled graph, a custom-bprop Cell) had them checked already
     if _evaluations == before:
         _evaluations += 1
         if _nonfinite_any(out) and not _nonfinite_any(args):
             raise NonFiniteError(_message(prim.name, args, out))
-    if cells:
-        _remember(out, cells[-1])
+    cell = running_cells.innermost()
+    if cell is not None:
+        _remember(out, cell)
     return out
 
 
@@ -133,7 +149,8 @@ def _message(name, args, out, graph_where=None) -> str:
     bad = next(o for o in outs if nonfinite(o))
     arr = np.asarray(bad._data if isinstance(bad, Tensor) else bad)
     kinds = _kinds(arr)
-    node = rule
+    node = _rule
+    cell_now = running_cells.innermost()
     if node is not None:
         owner = node.prim
         owner_name = owner.name
@@ -146,15 +163,15 @@ def _message(name, args, out, graph_where=None) -> str:
         if path:                # a custom bprop: the Cell is its own
             passage += f" (the bprop of Cell {path})"
         else:
-            cell = _origin_cell(node.out) or (cells[-1] if cells else None)
+            cell = _origin_cell(node.out) or cell_now
             if cell is not None:
                 passage += f", whose forward ran in Cell {cell.path}"
     else:
         owner_name = None
         # a compiled graph may hold a backward pass too (jit of a grad, a compiled training step)
         passage = "in a compiled graph" if graph_where else "in the forward pass"
-        if cells:
-            passage += f", in Cell {cells[-1].path}"
+        if cell_now is not None:
+            passage += f", in Cell {cell_now.path}"
     if graph_where:
         passage += f", in {graph_where}"
     inputs = "; ".join(_describe_value(a) for a in args) or "none"

@@ -20,12 +20,15 @@ path free of any cost.
 """
 from __future__ import annotations
 
+from contextlib import contextmanager
+
 import numpy as np
 
 from ..tensor import Tensor, _describe
 
 __all__ = ["bind", "dispatch", "Trace", "Tracer", "push_trace", "pop_trace", "lend", "unlend",
-           "active_traces", "MinimsError"]
+           "parameters_as_themselves", "resolving", "current_value", "active_traces", "snapshot",
+           "MinimsError"]
 
 
 class MinimsError(Exception):
@@ -54,6 +57,14 @@ class Tracer(Tensor):
     Reading a tracer's *value* (printing it, ``asnumpy``, ``bool``) reads the value it stands for:
     a gradient level's tracer asks its primal, down to a concrete Tensor; a graph's tracer has no
     value and says so (see ``minims.graph.staging``).
+
+    ``_data``, the array every Tensor holds, means something different for each kind of tracer,
+    because shape and dtype checks read it and must see the right shape and dtype:
+
+    * a gradient level's ``TapeTracer``: the primal's array (the tracer's value);
+    * a graph's ``StagingTracer``: an array of zeros of the placeholder's shape and dtype, for
+      shape checks only — never a value (the placeholder raises when asked for one);
+    * a ``SymbolicTracer``: an object array of SymPy expressions.
     """
 
     __slots__ = ("_trace",)
@@ -121,6 +132,13 @@ def pop_trace(trace: Trace) -> None:
     trace.active = False
 
 
+def snapshot() -> dict:
+    """This module's state, for tests and debugging: the active traces, the lent Parameters, the
+    staging resolver and the observers (the evaluator: :func:`evaluator`)."""
+    return {"traces": tuple(_stack), "lent": dict(_lent), "resolver": _resolver,
+            "observers": tuple(_observers)}
+
+
 def lend(param, standin) -> object:
     """Make ``bind`` see ``standin`` wherever ``param`` is used; returns the token for ``unlend``."""
     key = id(param)
@@ -146,6 +164,36 @@ def current_value(param):
     return value
 
 
+@contextmanager
+def parameters_as_themselves():
+    """Inside the block ``bind`` sees every Parameter as itself, whatever the gradient levels lent.
+
+    A Cell with a custom ``bprop`` runs its forward this way (its weights are constants inside the
+    node); a graph being staged too, so that its Parameters become graph inputs.
+    """
+    saved = dict(_lent)
+    _lent.clear()
+    try:
+        yield
+    finally:
+        _lent.clear()
+        _lent.update(saved)
+
+
+@contextmanager
+def resolving(fn):
+    """Inside the block ``fn`` sees (and may replace) every Tensor argument of ``bind``, and
+    Parameters reach it as themselves: how a graph being staged turns the Parameters a function
+    reads into graph inputs."""
+    global _resolver
+    with parameters_as_themselves():
+        saved, _resolver = _resolver, fn
+        try:
+            yield
+        finally:
+            _resolver = saved
+
+
 def add_observer(fn) -> None:
     _observers.append(fn)
 
@@ -165,16 +213,6 @@ def bind(prim, *args):
     if _resolver is not None:
         args = tuple(_resolver(a) if isinstance(a, Tensor) else a for a in args)
     return dispatch(prim, args)
-
-
-def set_resolver(fn):
-    """Install ``fn`` to see (and possibly replace) every Tensor argument of ``bind``; returns the old one.
-
-    A graph being staged uses this to turn the Parameters a function reads into graph inputs.
-    """
-    global _resolver
-    old, _resolver = _resolver, fn
-    return old
 
 
 def dispatch(prim, args):
@@ -216,7 +254,6 @@ def evaluate(prim, args):
     return wrap(out)
 
 
-plain_evaluate = evaluate
 _evaluate = evaluate        # what ``dispatch`` runs at the bottom; ``set_evaluator`` replaces it
 
 
@@ -224,6 +261,11 @@ def set_evaluator(fn) -> None:
     """Run ``fn(prim, args)`` instead of ``evaluate`` at the bottom of the stack (None: ``evaluate``)."""
     global _evaluate
     _evaluate = evaluate if fn is None else fn
+
+
+def evaluator():
+    """What ``dispatch`` runs at the bottom of the stack: ``evaluate``, or its replacement."""
+    return _evaluate
 
 
 def wrap(out):

@@ -33,6 +33,7 @@ from sympy.logic.boolalg import Boolean
 
 from .. import dtype as mstype
 from ..tensor import Tensor
+from ..primitives.base import has_rule
 from .stack import MinimsError, Trace, Tracer, pop_trace, push_trace
 
 __all__ = ["SymbolicTrace", "SymbolicTracer", "SymbolicEscapeError", "symbols_like", "symbolic_call",
@@ -178,8 +179,7 @@ class SymbolicTrace(Trace):
         return t
 
     def process(self, prim, args):
-        rule = getattr(prim, "sympy", None)
-        if rule is None or _is_default_rule(prim):
+        if not has_rule(prim, "sympy"):
             raise NotImplementedError(
                 f"symbolic interpreter: primitive {prim.name} has no sympy rule, so this function "
                 f"cannot be run on SymPy symbols. Fix: add a method `sympy(self, ...)` to "
@@ -187,9 +187,9 @@ class SymbolicTrace(Trace):
                 "impl on object arrays of SymPy expressions."
             )
         values = [self._lower(a) for a in args]
-        if not _keeps_booleans(prim):
+        if not prim.takes_booleans:
             values = [_numbers(v) for v in values]
-        out = rule(*values)
+        out = prim.sympy(*values)
         if isinstance(out, tuple):
             return tuple(self._box(as_sympy_array(o)) for o in out)
         return self._box(as_sympy_array(out))
@@ -211,17 +211,6 @@ class SymbolicTrace(Trace):
         if isinstance(a, float) and self.float_dtype is not mstype.float64:
             return float(np.asarray(a, self.float_dtype.np_dtype))   # the precision the op computes in
         return a                                    # Python scalar or static argument
-
-
-def _is_default_rule(prim) -> bool:
-    from ..primitives.base import Primitive
-    return getattr(type(prim), "sympy", None) is Primitive.sympy
-
-
-def _keeps_booleans(prim) -> bool:
-    """Comparison, logical, selection, cast and shape primitives take relationals as they are."""
-    module = type(prim).__module__
-    return module.endswith("primitives.compare") or module.endswith("primitives.array")
 
 
 def _numbers(v):

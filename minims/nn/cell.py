@@ -21,6 +21,7 @@ from collections import OrderedDict
 
 from ..common.parameter import Parameter, ParameterTuple
 from ..tensor import _describe
+from .cell_call import run_cell
 
 __all__ = ["Cell", "HookHandle"]
 
@@ -249,7 +250,6 @@ class Cell:
 
     def __call__(self, *args, **kwargs):
         self._check_init()
-        from .cell_call import run_cell
         return run_cell(self, args, kwargs)
 
     def __repr__(self) -> str:

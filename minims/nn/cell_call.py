@@ -12,8 +12,9 @@ from ..autodiff.hooks import (CellHookInputs, CellHookOutputs, HookRecord, call_
                               warn_hooks_ignored)
 from ..context import GRAPH_MODE, get_context
 from ..graph.staging import StaticGraphError, is_staging
-from ..common import undo
-from ..interpreters import nan_check
+from ..common import running_cells, undo
+from ..common.parameter import Parameter
+from ..graph.jit import JitFunction
 from ..interpreters.stack import bind
 from ..tensor import Tensor
 
@@ -34,19 +35,13 @@ def _identity_over_tensors(prim, values):
     return tuple(values)
 
 
-_running = nan_check.cells           # the Cells being called, innermost last: errors name the path
-_logs = undo._logs
-
-
 def run_cell(cell, args, kwargs):
     """Call ``cell``; if the call raises, the Parameters it wrote get their old values back."""
-    _running.append(cell)
+    running_cells.push(cell)            # errors (check_nan's) name the Cell they happened in
     try:
-        if _logs:                   # an outer Cell or grad call keeps the undo log already
-            return _run(cell, args, kwargs)
         return undo.atomic(_run, cell, args, kwargs)
     finally:
-        _running.pop()
+        running_cells.pop()
 
 
 def _run(cell, args, kwargs):
@@ -103,7 +98,6 @@ def _run(cell, args, kwargs):
 
 def _compiled_call(cell):
     """The Cell's call compiled as one graph (Graph mode); one compiled function per Cell."""
-    from ..graph.jit import JitFunction
     compiled = cell.__dict__.get("_graph_call")
     if compiled is None:
         # the Cell holds its compiled call; the call refers back weakly, so the pair is no cycle
@@ -120,7 +114,6 @@ def _call_with_bprop(cell, args, kwargs):
         raise TypeError(f"{cell.path}: a Cell with a custom bprop must be called with positional "
                         f"inputs only, got keyword arguments {sorted(kwargs)}.")
     params = tuple(getattr(cell, "internal_params", None) or ())
-    from ..common.parameter import Parameter
     for p in params:
         if not isinstance(p, Parameter):
             raise TypeError(f"{cell.path}.internal_params must hold Parameters, but holds {type(p).__name__}.")
@@ -130,5 +123,4 @@ def _call_with_bprop(cell, args, kwargs):
             "PyNative mode only; a Graph-mode bprop may not use Parameters (the documentation's "
             "constraint). Fix: run this Cell in PyNative mode, or pass the weight in as an input.")
     node = CellBprop(cell, cell.path, len(args), params)
-    out = bind(node, *args, *params)
-    return list(out) if isinstance(out, list) else out
+    return bind(node, *args, *params)

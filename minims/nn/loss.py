@@ -8,7 +8,7 @@ from __future__ import annotations
 
 
 from ..graph.staging import is_staging
-from ..ops import functional as F
+from .. import ops
 from ..primitives import nn as _nn
 from ..tensor import Tensor, _describe
 from .cell import Cell
@@ -33,11 +33,11 @@ class LossBase(Cell):
     def get_loss(self, x, weights=1.0):
         """``x * weights``, then the mean or sum over every element (or nothing for 'none')."""
         if not (isinstance(weights, (int, float)) and weights == 1.0):
-            x = F.mul(x, weights)
+            x = ops.mul(x, weights)
         if self.reduction == "mean":
-            return F.mean(x)
+            return ops.mean(x)
         if self.reduction == "sum":
-            return F.sum(x)
+            return ops.sum(x)
         return x
 
     def construct(self, logits, labels):
@@ -55,7 +55,7 @@ class MSELoss(LossBase):
 
     def construct(self, logits, labels):
         _check_pair(self, logits, labels)
-        return self.get_loss(F.square(F.sub(logits, labels)))
+        return self.get_loss(ops.square(ops.sub(logits, labels)))
 
 
 class L1Loss(LossBase):
@@ -63,7 +63,7 @@ class L1Loss(LossBase):
 
     def construct(self, logits, labels):
         _check_pair(self, logits, labels)
-        return self.get_loss(F.abs(F.sub(logits, labels)))
+        return self.get_loss(ops.abs(ops.sub(logits, labels)))
 
 
 class SoftmaxCrossEntropyWithLogits(LossBase):
@@ -95,7 +95,7 @@ class SoftmaxCrossEntropyWithLogits(LossBase):
             if lab.size and (lab.min() < 0 or lab.max() >= c):
                 bad = int(lab.min() if lab.min() < 0 else lab.max())
                 raise ValueError(f"{self.path}: label {bad} is out of range for {c} classes (valid: 0..{c - 1}).")
-        return F.one_hot(labels, c, dtype=logits.dtype)
+        return ops.one_hot(labels, c, dtype=logits.dtype)
 
     def construct(self, logits, labels):
         _check_pair(self, logits, labels)

@@ -9,7 +9,7 @@ gradients to the optimizer, and returns the loss.
 from __future__ import annotations
 
 from ..autodiff.grad_api import value_and_grad
-from ..ops import functional as F
+from .. import ops
 from ..tensor import Tensor, _describe
 from .cell import Cell
 
@@ -64,7 +64,7 @@ class TrainOneStepCell(Cell):
 
         def objective(*xs):
             loss = self.network(*xs)
-            scaled = loss if _is_one(sens) else F.mul(loss, sens)
+            scaled = loss if _is_one(sens) else ops.mul(loss, sens)
             return scaled, loss
 
         grad_fn = value_and_grad(objective, grad_position=None, weights=self.weights, has_aux=True)

@@ -23,6 +23,7 @@ from ..primitives.state import Assign
 from ..primitives.debug import Print
 from . import functional
 from .functional import *  # noqa: F401,F403 - the functional API is the namespace
+# tensor_methods (and nn_functional below) call ``ops.add`` & co.: imported once these names exist
 from . import tensor_methods  # noqa: F401 - installs Tensor operators
 
 

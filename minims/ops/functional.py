@@ -393,20 +393,18 @@ def min(input, axis=None, keepdims=False):  # noqa: A001
 
 
 def argmax(input, dim=None, keepdim=False):
-    from ..primitives.reduce import Argmax
     if dim is None:
-        out = Argmax(axis=None, output_type=mstype.int64)(input)
+        out = _red.Argmax(axis=None, output_type=mstype.int64)(input)
         return reshape(out, (1,) * len(input.shape)) if keepdim else out
-    out = Argmax(axis=dim, output_type=mstype.int64)(input)
+    out = _red.Argmax(axis=dim, output_type=mstype.int64)(input)
     return expand_dims(out, dim) if keepdim else out
 
 
 def argmin(input, dim=None, keepdim=False):
-    from ..primitives.reduce import Argmin
     if dim is None:
-        out = Argmin(axis=None, output_type=mstype.int64)(input)
+        out = _red.Argmin(axis=None, output_type=mstype.int64)(input)
         return reshape(out, (1,) * len(input.shape)) if keepdim else out
-    out = Argmin(axis=dim, output_type=mstype.int64)(input)
+    out = _red.Argmin(axis=dim, output_type=mstype.int64)(input)
     return expand_dims(out, dim) if keepdim else out
 
 

@@ -13,7 +13,7 @@ import numpy as np
 from .. import dtype as mstype
 from ..primitives import nn as _nn
 from ..tensor import Tensor, _describe
-from . import functional as F
+from .. import ops
 from ..graph.staging import is_staging
 
 __all__ = ["conv2d", "max_pool2d", "avg_pool2d", "batch_norm", "dropout", "dropout2d",
@@ -71,7 +71,7 @@ def conv2d(input, weight, bias=None, stride=1, pad_mode="valid", padding=0, dila
     if tuple(bias.shape) != (out_channel,):
         raise ValueError(f"conv2d: bias must have shape [{out_channel}] (one entry per output channel of "
                          f"weight {list(weight.shape)}), but got {list(bias.shape)}.")
-    return F.add(out, F.reshape(bias, (1, out_channel, 1, 1)))
+    return ops.add(out, ops.reshape(bias, (1, out_channel, 1, 1)))
 
 
 # ----- pooling ----------------------------------------------------------------------------------
@@ -145,10 +145,10 @@ def batch_norm(input_x, running_mean, running_var, weight, bias, training=False,
         for stat, new in ((running_mean, outs[1]), (running_var, outs[2])):
             # bookkeeping, not computation: no gradient flows into the update; ops.assign makes it
             # an effect of the graph when compiled (Graph mode updates the statistics on every run)
-            update = F.cast(F.add(F.mul(F.stop_gradient(stat), 1 - momentum),
-                                  F.mul(F.stop_gradient(new), momentum)), stat.dtype)
+            update = ops.cast(ops.add(ops.mul(ops.stop_gradient(stat), 1 - momentum),
+                                  ops.mul(ops.stop_gradient(new), momentum)), stat.dtype)
             if getattr(stat, "_is_parameter", False):
-                F.assign(stat, update)
+                ops.assign(stat, update)
             else:
                 stat._data = update._data
     return outs[0]
@@ -199,9 +199,9 @@ def _reduction(op: str, reduction):
 
 def _reduce(x, reduction):
     if reduction == "mean":
-        return F.mean(x)
+        return ops.mean(x)
     if reduction == "sum":
-        return F.sum(x)
+        return ops.sum(x)
     return x
 
 
@@ -239,36 +239,36 @@ def _nll_loss(op, inputs, target, weight, ignore_index, reduction, label_smoothi
                              f"must be in [0, {c - 1}] (or equal ignore_index={ignore_index}).")
     # the target as a one-hot mask along the class dimension (zero rows where ignored), built with
     # ops so that a compiled graph uses each call's targets
-    valid = F.ne(target, ignore_index)
-    onehot = F.one_hot(F.select(valid, target, F.zeros_like(target)), c, axis=class_dim,
+    valid = ops.ne(target, ignore_index)
+    onehot = ops.one_hot(ops.select(valid, target, ops.zeros_like(target)), c, axis=class_dim,
                        dtype=inputs.dtype)
-    valid_t = F.cast(valid, inputs.dtype)
-    onehot = F.mul(onehot, F.expand_dims(valid_t, class_dim))
-    neg_onehot = F.neg(onehot)
+    valid_t = ops.cast(valid, inputs.dtype)
+    onehot = ops.mul(onehot, ops.expand_dims(valid_t, class_dim))
+    neg_onehot = ops.neg(onehot)
     if weight is not None:
         _tensor(op, "weight", weight)
         if tuple(weight.shape) != (c,):
             raise ValueError(f"{op}: weight must have shape [{c}] (one per class), got {list(weight.shape)}.")
-        w = F.reshape(weight, (c,) + (1,) * (inputs.ndim - 1 - class_dim))
-        weighted = F.mul(inputs, w)
-        loss_weights = F.sum(F.mul(onehot, w), class_dim)            # weight[target], 0 where ignored
+        w = ops.reshape(weight, (c,) + (1,) * (inputs.ndim - 1 - class_dim))
+        weighted = ops.mul(inputs, w)
+        loss_weights = ops.sum(ops.mul(onehot, w), class_dim)            # weight[target], 0 where ignored
     else:
         weighted = inputs
         loss_weights = valid_t
-    loss = F.sum(F.mul(weighted, neg_onehot), class_dim)
+    loss = ops.sum(ops.mul(weighted, neg_onehot), class_dim)
     if reduction == "none":
         out = loss
     elif reduction == "sum":
-        out = F.sum(loss)
+        out = ops.sum(loss)
     else:
-        out = F.div(F.sum(loss), F.sum(loss_weights))
+        out = ops.div(ops.sum(loss), ops.sum(loss_weights))
     if label_smoothing:
-        smooth = F.mul(F.neg(F.sum(weighted, class_dim)), valid_t)
+        smooth = ops.mul(ops.neg(ops.sum(weighted, class_dim)), valid_t)
         if reduction == "sum":
-            smooth = F.sum(smooth)
+            smooth = ops.sum(smooth)
         elif reduction == "mean":
-            smooth = F.div(F.sum(smooth), F.sum(loss_weights))
-        out = F.add(F.mul(out, 1.0 - label_smoothing), F.mul(smooth, label_smoothing / c))
+            smooth = ops.div(ops.sum(smooth), ops.sum(loss_weights))
+        out = ops.add(ops.mul(out, 1.0 - label_smoothing), ops.mul(smooth, label_smoothing / c))
     return out
 
 
@@ -285,7 +285,7 @@ def cross_entropy(input, target, weight=None, ignore_index=-100, reduction="mean
     if not input.dtype.is_float:
         raise TypeError(f"{op}: input must be a float Tensor of logits, but got {input.dtype}.")
     class_dim = 0 if input.ndim == 1 else 1
-    logp = F.log_softmax(input, class_dim)
+    logp = ops.log_softmax(input, class_dim)
     if not target.dtype.is_float:
         return _nll_loss(op, logp, target, weight, ignore_index, reduction, label_smoothing)
     # probability targets
@@ -295,21 +295,21 @@ def cross_entropy(input, target, weight=None, ignore_index=-100, reduction="mean
     if not isinstance(label_smoothing, (int, float)) or not 0 <= label_smoothing <= 1:
         raise ValueError(f"{op}: label_smoothing must be a float in [0, 1], but got {label_smoothing!r}.")
     c = input.shape[class_dim]
-    target = F.cast(target, input.dtype)
+    target = ops.cast(target, input.dtype)
     if label_smoothing:
-        target = F.add(F.mul(target, 1.0 - label_smoothing), label_smoothing / c)
-    prod = F.mul(logp, target)
+        target = ops.add(ops.mul(target, 1.0 - label_smoothing), label_smoothing / c)
+    prod = ops.mul(logp, target)
     if weight is not None:
         _tensor(op, "weight", weight)
         if tuple(weight.shape) != (c,):
             raise ValueError(f"{op}: weight must have shape [{c}] (one per class), got {list(weight.shape)}.")
-        prod = F.mul(prod, F.reshape(weight, (c,) + (1,) * (input.ndim - 1 - class_dim)))
+        prod = ops.mul(prod, ops.reshape(weight, (c,) + (1,) * (input.ndim - 1 - class_dim)))
     if reduction == "mean":
         # the mean is over samples (every position but the class one), not over classes
-        return F.div(F.neg(F.sum(prod)), input.size // c)
+        return ops.div(ops.neg(ops.sum(prod)), input.size // c)
     if reduction == "sum":
-        return F.neg(F.sum(prod))
-    return F.neg(F.sum(prod, class_dim))
+        return ops.neg(ops.sum(prod))
+    return ops.neg(ops.sum(prod, class_dim))
 
 
 def _pointwise_loss(op, input, target, reduction, fn):  # noqa: A002
@@ -321,17 +321,17 @@ def _pointwise_loss(op, input, target, reduction, fn):  # noqa: A002
     except ValueError:
         raise ValueError(f"{op}: input {list(input.shape)} and target {list(target.shape)} cannot be "
                          "broadcast together.") from None
-    diff = F.sub(input, target)
+    diff = ops.sub(input, target)
     if not diff.dtype.is_float:
-        diff = F.cast(diff, mstype.float32)         # MindSpore computes integer losses in float32
+        diff = ops.cast(diff, mstype.float32)         # MindSpore computes integer losses in float32
     return _reduce(fn(diff), reduction)
 
 
 def mse_loss(input, target, reduction="mean"):  # noqa: A002
     """``ops.mse_loss``: ``(input - target) ** 2``, reduced by ``reduction`` ('mean', 'sum', 'none')."""
-    return _pointwise_loss("mse_loss", input, target, reduction, F.square)
+    return _pointwise_loss("mse_loss", input, target, reduction, ops.square)
 
 
 def l1_loss(input, target, reduction="mean"):  # noqa: A002
     """``ops.l1_loss``: ``|input - target|``, reduced by ``reduction`` ('mean', 'sum', 'none')."""
-    return _pointwise_loss("l1_loss", input, target, reduction, F.abs)
+    return _pointwise_loss("l1_loss", input, target, reduction, ops.abs)

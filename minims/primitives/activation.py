@@ -10,9 +10,10 @@ from __future__ import annotations
 import numpy as np
 import sympy
 
+from .. import ops
 from ..tensor import _describe
 from .base import Primitive
-from .math import _Unary, F, sym_elementwise
+from .math import _Unary, sym_elementwise
 from .operands import keep_where, normalize_axis
 
 
@@ -92,10 +93,9 @@ class Softmax(_Unary):
         return e / np.sum(e, axis=axis, keepdims=True)
 
     def bprop(self, x, out, dout):
-        f = F()
         axis = normalize_axis(self.name, tuple(self.axis), x.ndim)
-        inner = f.sum(f.mul(dout, out), axis, keepdims=True)
-        return (f.mul(out, f.sub(dout, inner)),)
+        inner = ops.sum(ops.mul(dout, out), axis, keepdims=True)
+        return (ops.mul(out, ops.sub(dout, inner)),)
 
     def sympy(self, x):
         axis = normalize_axis(self.name, tuple(self.axis), x.ndim)
@@ -118,9 +118,8 @@ class LogSoftmax(_Unary):
         return shifted - np.log(np.sum(np.exp(shifted), axis=axis, keepdims=True))
 
     def bprop(self, x, out, dout):
-        f = F()
         axis = normalize_axis(self.name, self.axis, x.ndim)
-        return (f.sub(dout, f.mul(f.exp(out), f.sum(dout, axis, keepdims=True))),)
+        return (ops.sub(dout, ops.mul(ops.exp(out), ops.sum(dout, axis, keepdims=True))),)
 
     def sympy(self, x):
         axis = normalize_axis(self.name, self.axis, x.ndim)

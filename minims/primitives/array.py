@@ -8,13 +8,21 @@ gradient into zeros; the two are each other's derivative, so indexing is differe
 from __future__ import annotations
 
 import numpy as np
+import sympy
 
+from .. import ops
 from .. import dtype as mstype
 from ..tensor import Tensor, _describe
 from ..interpreters.stack import bind
 from .base import Primitive
-from .math import F
-from .operands import normalize_axis, sum_to
+from .operands import as_operand, normalize_axis, sum_to
+
+
+class _ArrayPrimitive(Primitive):
+    """Shape, indexing, creation and cast primitives move values around without computing on them,
+    so their SymPy rules take relationals (a Bool tensor's entries) as they are."""
+
+    takes_booleans = True
 
 
 def _shape_tuple(op_name: str, shape) -> tuple:
@@ -27,7 +35,7 @@ def _shape_tuple(op_name: str, shape) -> tuple:
     raise TypeError(f"{op_name}: shape must be a tuple of ints, but got {_describe(shape)}.")
 
 
-class Reshape(Primitive):
+class Reshape(_ArrayPrimitive):
     """``ops.Reshape()(x, shape)``; one entry of ``shape`` may be -1."""
 
     def __call__(self, x, shape):
@@ -37,7 +45,7 @@ class Reshape(Primitive):
         return x.reshape(shape)
 
     def bprop(self, x, shape, out, dout):
-        return F().reshape(dout, x.shape), None
+        return ops.reshape(dout, x.shape), None
 
     def sympy(self, x, shape):
         return x.reshape(shape)
@@ -51,7 +59,7 @@ class Reshape(Primitive):
         )
 
 
-class Transpose(Primitive):
+class Transpose(_ArrayPrimitive):
     """``ops.Transpose()(x, perm)``."""
 
     def __call__(self, x, perm=None):
@@ -69,13 +77,13 @@ class Transpose(Primitive):
         return np.transpose(x, perm)
 
     def bprop(self, x, perm, out, dout):
-        return F().transpose(dout, tuple(np.argsort(perm).tolist())), None
+        return ops.transpose(dout, tuple(np.argsort(perm).tolist())), None
 
     def sympy(self, x, perm):
         return np.transpose(x, perm)
 
 
-class ExpandDims(Primitive):
+class ExpandDims(_ArrayPrimitive):
     def __call__(self, x, axis):
         ndim = len(x.shape) + 1
         if not -ndim <= axis < ndim:
@@ -86,13 +94,13 @@ class ExpandDims(Primitive):
         return np.expand_dims(x, axis)
 
     def bprop(self, x, axis, out, dout):
-        return F().reshape(dout, x.shape), None
+        return ops.reshape(dout, x.shape), None
 
     def sympy(self, x, axis):
         return np.expand_dims(x, axis)
 
 
-class Squeeze(Primitive):
+class Squeeze(_ArrayPrimitive):
     """``ops.Squeeze(axis=())(x)``: remove the given size-1 axes (all of them by default)."""
 
     def __init__(self, axis=()):
@@ -115,13 +123,13 @@ class Squeeze(Primitive):
         return np.squeeze(x, axis=axes)
 
     def bprop(self, x, axes, out, dout):
-        return F().reshape(dout, x.shape), None
+        return ops.reshape(dout, x.shape), None
 
     def sympy(self, x, axes):
         return np.squeeze(x, axis=axes)
 
 
-class BroadcastTo(Primitive):
+class BroadcastTo(_ArrayPrimitive):
     """``ops.BroadcastTo(shape)(x)``; -1 in ``shape`` keeps that dimension."""
 
     def __init__(self, shape):
@@ -150,7 +158,7 @@ class BroadcastTo(Primitive):
         )
 
 
-class Concat(Primitive):
+class Concat(_ArrayPrimitive):
     """``ops.Concat(axis=0)((x, y, ...))``."""
 
     def __init__(self, axis=0):
@@ -186,7 +194,7 @@ class Concat(Primitive):
         for x in xs:
             stop = start + x.shape[axis]
             index = (slice(None),) * axis + (slice(start, stop),)
-            grads.append(F().getitem(dout, index))
+            grads.append(ops.getitem(dout, index))
             start = stop
         return tuple(grads)
 
@@ -194,7 +202,7 @@ class Concat(Primitive):
         return np.concatenate(xs, axis=self.axis)
 
 
-class Stack(Primitive):
+class Stack(_ArrayPrimitive):
     """``ops.Stack(axis=0)((x, y, ...))``."""
 
     def __init__(self, axis=0):
@@ -212,7 +220,7 @@ class Stack(Primitive):
     def bprop(self, *args):
         xs, dout = args[:-2], args[-1]
         axis = self.axis % len(dout.shape)
-        return tuple(F().getitem(dout, (slice(None),) * axis + (i,)) for i in range(len(xs)))
+        return tuple(ops.getitem(dout, (slice(None),) * axis + (i,)) for i in range(len(xs)))
 
     def sympy(self, *xs):
         return np.stack(xs, axis=self.axis)
@@ -239,7 +247,7 @@ def normalize_index(index):
     return tuple(out)
 
 
-class GetItem(Primitive):
+class GetItem(_ArrayPrimitive):
     """``x[index]`` (MindSpore's tensor getitem); also the body of ``ops.gather``."""
 
     def __call__(self, x, index):
@@ -264,7 +272,7 @@ def _has_array(index) -> bool:
     return any(isinstance(i, np.ndarray) for i in index)
 
 
-class GetItemGrad(Primitive):
+class GetItemGrad(_ArrayPrimitive):
     """Scatter-add ``dout`` into zeros of ``shape`` at ``index`` (the adjoint of GetItem)."""
 
     def __call__(self, dout, shape, index):
@@ -279,7 +287,6 @@ class GetItemGrad(Primitive):
         return z
 
     def sympy(self, dout, shape, index):
-        import sympy
         z = np.full(shape, sympy.Integer(0), dtype=object)
         if _has_array(index):
             np.add.at(z, index, dout)
@@ -291,7 +298,7 @@ class GetItemGrad(Primitive):
         return GetItem()(ddx, index), None, None
 
 
-class Fill(Primitive):
+class Fill(_ArrayPrimitive):
     """``ops.Fill()(dtype, shape, value)``."""
 
     differentiable = False
@@ -308,33 +315,30 @@ class Fill(Primitive):
         return np.full(shape, value, dtype=dt.np_dtype)
 
 
-class OnesLike(Primitive):
+class OnesLike(_ArrayPrimitive):
     differentiable = False
 
     def impl(self, x):
         return np.ones_like(x)
 
     def sympy(self, x):
-        import sympy
         return np.full(x.shape, sympy.Integer(1), dtype=object)
 
 
-class ZerosLike(Primitive):
+class ZerosLike(_ArrayPrimitive):
     differentiable = False
 
     def impl(self, x):
         return np.zeros_like(x)
 
     def sympy(self, x):
-        import sympy
         return np.full(x.shape, sympy.Integer(0), dtype=object)
 
 
-class Cast(Primitive):
+class Cast(_ArrayPrimitive):
     """``ops.Cast()(x, dtype)``; the gradient is cast back to the input's dtype."""
 
     def __call__(self, x, dtype):
-        from .operands import as_operand
         x = as_operand(self.name, x, "x")
         if not isinstance(x, Tensor):
             x = Tensor(x)
@@ -344,12 +348,11 @@ class Cast(Primitive):
         return x.astype(dt.np_dtype, copy=False)
 
     def bprop(self, x, dt, out, dout):
-        return F().cast(dout, x.dtype), None
+        return ops.cast(dout, x.dtype), None
 
     def sympy(self, x, dt):
         """Bool -> number: ``Piecewise((1, cond), (0, True))``; number -> Bool: ``Ne(x, 0)``;
         float -> int truncates toward zero; otherwise the expression is unchanged."""
-        import sympy
 
         def is_bool(e):
             return isinstance(e, sympy.logic.boolalg.Boolean) and not isinstance(e, sympy.Expr)
@@ -365,7 +368,7 @@ class Cast(Primitive):
         return np.frompyfunc(convert, 1, 1)(x)
 
 
-class StopGradient(Primitive):
+class StopGradient(_ArrayPrimitive):
     """Identity whose output is a constant for every gradient level."""
 
     differentiable = False
@@ -377,7 +380,7 @@ class StopGradient(Primitive):
         return x
 
 
-class Identity(Primitive):
+class Identity(_ArrayPrimitive):
     def impl(self, x):
         return x
 

@@ -8,22 +8,31 @@ A primitive is a small class with
   differentiable (this is what makes ``grad(grad(f))`` work).  It returns one gradient per input, or
   ``None`` for an input that has no gradient (a shape, an axis, a boolean mask);
 * optionally ``sympy(self, *inputs)`` — the same computation on SymPy expressions, used by the
-  symbolic interpreter to derive reference gradients.
+  symbolic interpreter to derive reference gradients;
+* optional flags and hooks, declared below with their defaults, that tell the interpreters and the
+  graph passes how to treat the primitive.
 
 Calling a primitive instance, ``ops.MatMul()(x, y)``, binds it: the interpreter stack decides
-whether it is evaluated, recorded on a tape, or staged into a graph.
+whether it is evaluated, recorded on a tape, or staged into a graph.  ``minims.primitives.table()``
+lists every primitive with the rules it has.
 """
 from __future__ import annotations
 
-from ..interpreters.stack import bind, describe_args, MinimsError
+import re
 
-__all__ = ["Primitive", "PrimitiveWithInfer", "NoGradientRule", "MinimsError", "wants_grad"]
+from .. import ops
+from ..interpreters.stack import bind, describe_args, MinimsError
+from ..tensor import _describe
+
+__all__ = ["Primitive", "PrimitiveWithInfer", "NoGradientRule", "MinimsError", "wants_grad",
+           "needed_mask", "run_bprop", "has_rule"]
 
 # While a gradient level runs a rule, which of the primitive's inputs need a gradient (a tuple of
-# bools; None = all of them, e.g. when a rule is called by hand).  The tape sets it around the
-# ``bprop`` call of each primitive that declares ``skips_unneeded_grads``.  An input that is a constant at that level (a batch of data, a label) gets no
-# gradient, so a rule may skip the work for it — for a convolution over the data that is a whole
-# transposed convolution.  Skipping is always safe: the gradient would be dropped unread.
+# bools; None = all of them, e.g. when a rule is called by hand).  ``run_bprop`` sets it around the
+# ``bprop`` call of each primitive that declares ``skips_unneeded_grads``.  An input that is a
+# constant at that level (a batch of data, a label, a Python number) gets no gradient, so a rule may
+# skip the work for it — for a convolution over the data that is a whole transposed convolution.
+# Skipping is always safe: the gradient would be dropped unread.
 _needed: tuple | None = None
 
 
@@ -32,12 +41,34 @@ def wants_grad(index: int) -> bool:
     return _needed is None or _needed[index]
 
 
+def needed_mask() -> tuple | None:
+    """The mask :func:`wants_grad` reads (None outside a masked rule); for tests and debugging."""
+    return _needed
+
+
+def run_bprop(prim, needed: tuple, args):
+    """``prim.bprop(*args)``, with :func:`wants_grad` answering from ``needed`` while it runs.
+
+    The previous mask is restored afterwards: a rule may itself run a nested backward pass.
+    """
+    global _needed
+    saved, _needed = _needed, needed
+    try:
+        return prim.bprop(*args)
+    finally:
+        _needed = saved
+
+
 class NoGradientRule(MinimsError, RuntimeError):
     """Raised when a gradient is requested through a primitive that has no backward rule."""
 
 
 class Primitive:
-    """Base class of all primitives (MindSpore's ``mindspore.ops.Primitive``)."""
+    """Base class of all primitives (MindSpore's ``mindspore.ops.Primitive``).
+
+    The class attributes below are the optional parts of a row of the table; a primitive sets the
+    ones that differ from the default.
+    """
 
     #: False for primitives whose outputs never carry gradients (comparisons, argmax, shapes);
     #: a gradient level then does not record them at all.
@@ -47,13 +78,34 @@ class Primitive:
     #: reads (MatMul, the convolutions); the tape computes the mask only for those.
     skips_unneeded_grads = False
 
+    #: False for primitives that may give different outputs for the same inputs (random draws):
+    #: graph passes never fold them or merge two of them.
+    pure = True
+
+    #: True for primitives that act on the world (``Assign`` writes a Parameter, ``Print`` prints):
+    #: a graph keeps them even when nothing reads their output.
+    has_effect = False
+
+    #: True when the ``sympy`` rule takes relationals as they are (comparisons, logic, select, cast,
+    #: shape ops); for the others the symbolic interpreter turns a relational into 1/0 first.
+    takes_booleans = False
+
+    #: ``"module.function"`` of the Numba kernel in ``minims.fast`` that ``impl`` calls when the fast
+    #: path is on (None: NumPy only).  For the table; ``impl`` makes the call itself.
+    fast_kernel: str | None = None
+
+    #: Optional ``abstract_eval(self, *arrays)``: the output types (arrays of zeros) for the graph
+    #: tracer, for primitives whose ``impl`` must not run while tracing (random draws, prints).
+    abstract_eval = None
+
+    #: Optional ``stage(self, trace, args)``: what the staging interpreter does instead of recording
+    #: one equation (a compiled graph called inside another inlines its equations).
+    stage = None
+
     def __init__(self, name: str | None = None):
         if name is not None:
-            if not isinstance(name, str):       # ops.Xxx(x): the input given to the constructor
-                raise TypeError(
-                    f"{type(self).__name__}: a Primitive is created first and then called with its "
-                    f"inputs, but {type(name).__name__} was given to the constructor as its name. "
-                    f"Fix: ops.{type(self).__name__}()(x).")
+            if not isinstance(name, str):       # ops.ReLU(x): the input given to the constructor
+                raise TypeError(_created_bare(type(self).__name__, name))
             self._name = name
 
     @property
@@ -101,6 +153,23 @@ class Primitive:
         attrs = self._attrs()
         inner = ", ".join(f"{k}={v!r}" for k, v in attrs.items())
         return f"Prim[{self.name}]" + (f"<{inner}>" if inner else "")
+
+
+def _created_bare(cls: str, value) -> str:
+    """The message for ``ops.ReLU(x)``: a Primitive's constructor takes attributes (or a name), and
+    the input goes to the call.  TypeError, as MindSpore."""
+    names = (re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", cls).lower(), cls.lower())  # greater_equal, relu
+    functional = next((n for n in names if callable(getattr(ops, n, None))), None)
+    also = f" — or the functional form, e.g. ops.{functional}(x)" if functional else ""
+    return (f"{cls}: a Primitive is created first and then called with its inputs, but "
+            f"{_describe(value)} was given to the constructor. Fix: ops.{cls}()(x){also}.")
+
+
+def has_rule(prim_or_cls, rule: str) -> bool:
+    """True when the primitive (class) defines ``rule`` ("impl", "bprop", "sympy") itself or in a
+    base class of its own, not only as ``Primitive``'s default that raises."""
+    cls = prim_or_cls if isinstance(prim_or_cls, type) else type(prim_or_cls)
+    return getattr(cls, rule, None) is not getattr(Primitive, rule)
 
 
 # MindSpore spells some base classes differently; they are the same thing here.

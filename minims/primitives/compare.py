@@ -9,15 +9,17 @@ from __future__ import annotations
 import numpy as np
 import sympy
 
+from .. import ops
 from ..interpreters.stack import bind
 from ..tensor import Tensor
 from .base import Primitive
-from .math import _Binary, F
+from .math import _Binary
 from .operands import as_operand, sum_to
 
 
 class _Compare(_Binary):
     differentiable = False
+    takes_booleans = True
 
 
 class Greater(_Compare):
@@ -86,6 +88,7 @@ class LogicalOr(_Compare):
 
 class LogicalNot(Primitive):
     differentiable = False
+    takes_booleans = True
 
     def impl(self, x):
         return np.logical_not(x)
@@ -96,6 +99,8 @@ class LogicalNot(Primitive):
 
 class Select(Primitive):
     """``ops.select(cond, x, y)``: ``x`` where ``cond`` is True, else ``y`` (broadcasting)."""
+
+    takes_booleans = True
 
     def __call__(self, cond, x, y):
         cond = as_operand(self.name, cond, "cond")
@@ -108,19 +113,18 @@ class Select(Primitive):
         x = as_operand(self.name, x, "x")
         y = as_operand(self.name, y, "y")
         if isinstance(x, Tensor) and not isinstance(y, Tensor):
-            y = F().cast(Tensor(y), x.dtype)
+            y = ops.cast(Tensor(y), x.dtype)
         elif isinstance(y, Tensor) and not isinstance(x, Tensor):
-            x = F().cast(Tensor(x), y.dtype)
+            x = ops.cast(Tensor(x), y.dtype)
         return bind(self, cond, x, y)
 
     def impl(self, cond, x, y):
         return np.where(cond, x, y)
 
     def bprop(self, cond, x, y, out, dout):
-        f = F()
-        zeros = f.zeros_like(dout)
-        dx = sum_to(f.select(cond, dout, zeros), x)
-        dy = sum_to(f.select(cond, zeros, dout), y)
+        zeros = ops.zeros_like(dout)
+        dx = sum_to(ops.select(cond, dout, zeros), x)
+        dy = sum_to(ops.select(cond, zeros, dout), y)
         return None, dx, dy
 
     def sympy(self, cond, x, y):

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..graph.staging import current_trace
+from ..interpreters.stack import bind
 from ..tensor import Tensor
 from .base import Primitive
 
@@ -18,13 +20,12 @@ class Print(Primitive):
     has_effect = True
 
     def __call__(self, *inputs):
-        from ..interpreters.stack import bind
         for item in inputs:
             if not isinstance(item, (Tensor, str, int, float, bool)):
                 raise TypeError(f"Print: inputs must be Tensors, strings or numbers, got {type(item).__name__}.")
-        from ..graph.staging import _active
-        if _active:                 # even with no Tensor inputs, the print belongs to the graph
-            _active[-1].process(self, inputs)
+        staging = current_trace()
+        if staging is not None:     # even with no Tensor inputs, the print belongs to the graph
+            staging.process(self, inputs)
             return
         bind(self, *inputs)
 

@@ -8,22 +8,11 @@ from __future__ import annotations
 import numpy as np
 import sympy
 
+from .. import ops
 from ..interpreters.stack import bind, describe_args
-from ..tensor import Tensor, _describe
-from .base import Primitive
+from ..tensor import Tensor
+from .base import Primitive, wants_grad
 from .operands import as_operand, binary_operands, sum_to
-
-
-_functional = None
-
-
-def F():
-    """The functional API, looked up on first use (it imports this module, so not at import time)."""
-    global _functional
-    if _functional is None:
-        from ..ops import functional
-        _functional = functional
-    return _functional
 
 
 def sym_elementwise(fn):
@@ -36,18 +25,6 @@ def sym_elementwise(fn):
 
 
 _MISSING = object()      # default of an input that was not passed (for the arity message)
-
-
-def check_created_bare(prim, name):
-    """``ops.ReLU(x)`` passes the input to the constructor (whose only argument is a name); say how
-    a Primitive is used instead of creating one named after a Tensor.  TypeError, as MindSpore."""
-    if name is not None and not isinstance(name, str):
-        cls = type(prim).__name__
-        raise TypeError(
-            f"{cls}: a Primitive is created first and then called with its inputs, but "
-            f"{_describe(name)} was given to the constructor. Fix: ops.{cls}()(x) — or the functional "
-            f"form, e.g. ops.{cls.lower()}(x)."
-        )
 
 
 def arity_error(prim, names, args):
@@ -64,10 +41,8 @@ class _Binary(Primitive):
     """Elementwise op of two operands with MindSpore promotion (Python scalars stay constants)."""
 
     float_result = False
-
-    def __init__(self, name=None):
-        check_created_bare(self, name)
-        super().__init__(name)
+    # ``x * 2.0`` or ``x * mask``: the constant's gradient would be a whole product computed for nothing
+    skips_unneeded_grads = True
 
     def __call__(self, x=_MISSING, y=_MISSING, *extra):
         if y is _MISSING or extra:
@@ -91,10 +66,6 @@ class _Unary(Primitive):
 
     float_only = False
 
-    def __init__(self, name=None):
-        check_created_bare(self, name)
-        super().__init__(name)
-
     def __call__(self, x=_MISSING, *extra):
         if x is _MISSING or extra:
             raise arity_error(self, ("x",), (x,) + extra)
@@ -102,7 +73,7 @@ class _Unary(Primitive):
             x = as_operand(self.name, x, "x")
         if self.float_only and not isinstance(x, float) and getattr(x, "dtype", None) is not None \
                 and not x.dtype.is_float:
-            x = F().cast(x, "float32")
+            x = ops.cast(x, "float32")
         return bind(self, x)
 
 
@@ -122,7 +93,7 @@ class Sub(_Binary):
         return np.subtract(x, y)
 
     def bprop(self, x, y, out, dout):
-        return sum_to(dout, x), (sum_to(F().neg(dout), y) if hasattr(y, "shape") else None)
+        return sum_to(dout, x), (sum_to(ops.neg(dout), y) if wants_grad(1) else None)
 
     def sympy(self, x, y):
         return np.subtract(x, y)
@@ -133,9 +104,8 @@ class Mul(_Binary):
         return np.multiply(x, y)
 
     def bprop(self, x, y, out, dout):
-        f = F()
-        dx = sum_to(f.mul(dout, y), x) if hasattr(x, "shape") else None
-        dy = sum_to(f.mul(dout, x), y) if hasattr(y, "shape") else None
+        dx = sum_to(ops.mul(dout, y), x) if wants_grad(0) else None
+        dy = sum_to(ops.mul(dout, x), y) if wants_grad(1) else None
         return dx, dy
 
     def sympy(self, x, y):
@@ -151,9 +121,8 @@ class Div(_Binary):
         return np.true_divide(x, y)
 
     def bprop(self, x, y, out, dout):
-        f = F()
-        dx = sum_to(f.div(dout, y), x) if hasattr(x, "shape") else None
-        dy = sum_to(f.neg(f.div(f.mul(dout, out), y)), y) if hasattr(y, "shape") else None
+        dx = sum_to(ops.div(dout, y), x) if wants_grad(0) else None
+        dy = sum_to(ops.neg(ops.div(ops.mul(dout, out), y)), y) if wants_grad(1) else None
         return dx, dy
 
     def sympy(self, x, y):
@@ -168,12 +137,11 @@ class Pow(_Binary):
         return np.power(x, y)
 
     def bprop(self, x, y, out, dout):
-        f = F()
         dx = dy = None
-        if hasattr(x, "shape"):
-            dx = sum_to(f.mul(dout, f.mul(y, f.pow(x, y - 1))), x)
-        if hasattr(y, "shape"):
-            dy = sum_to(f.mul(dout, f.mul(out, f.log(x))), y)
+        if wants_grad(0):
+            dx = sum_to(ops.mul(dout, ops.mul(y, ops.pow(x, y - 1))), x)
+        if wants_grad(1):
+            dy = sum_to(ops.mul(dout, ops.mul(out, ops.log(x))), y)
         return dx, dy
 
     def sympy(self, x, y):
@@ -183,8 +151,7 @@ class Pow(_Binary):
 def _share(wins_or_ties, wins, dtype):
     """x's share of the gradient of maximum/minimum: 1 where x wins, 0 where y wins, and 1/2 on a
     tie, which MindSpore splits evenly between the two inputs (as its ReduceMax does)."""
-    f = F()
-    return f.mul(f.add(f.cast(wins_or_ties, dtype), f.cast(wins, dtype)), 0.5)
+    return ops.mul(ops.add(ops.cast(wins_or_ties, dtype), ops.cast(wins, dtype)), 0.5)
 
 
 class Maximum(_Binary):
@@ -192,10 +159,9 @@ class Maximum(_Binary):
         return np.maximum(x, y)
 
     def bprop(self, x, y, out, dout):
-        f = F()
-        take_x = _share(f.ge(x, y), f.gt(x, y), dout.dtype)
-        dx = sum_to(f.mul(dout, take_x), x) if hasattr(x, "shape") else None
-        dy = sum_to(f.mul(dout, f.sub(1, take_x)), y) if hasattr(y, "shape") else None
+        take_x = _share(ops.ge(x, y), ops.gt(x, y), dout.dtype)
+        dx = sum_to(ops.mul(dout, take_x), x) if wants_grad(0) else None
+        dy = sum_to(ops.mul(dout, ops.sub(1, take_x)), y) if wants_grad(1) else None
         return dx, dy
 
     def sympy(self, x, y):
@@ -207,10 +173,9 @@ class Minimum(_Binary):
         return np.minimum(x, y)
 
     def bprop(self, x, y, out, dout):
-        f = F()
-        take_x = _share(f.le(x, y), f.lt(x, y), dout.dtype)
-        dx = sum_to(f.mul(dout, take_x), x) if hasattr(x, "shape") else None
-        dy = sum_to(f.mul(dout, f.sub(1, take_x)), y) if hasattr(y, "shape") else None
+        take_x = _share(ops.le(x, y), ops.lt(x, y), dout.dtype)
+        dx = sum_to(ops.mul(dout, take_x), x) if wants_grad(0) else None
+        dy = sum_to(ops.mul(dout, ops.sub(1, take_x)), y) if wants_grad(1) else None
         return dx, dy
 
     def sympy(self, x, y):
@@ -245,7 +210,7 @@ class Neg(_Unary):
         return np.negative(x)
 
     def bprop(self, x, out, dout):
-        return (F().neg(dout),)
+        return (ops.neg(dout),)
 
     def sympy(self, x):
         return np.negative(x)
@@ -258,7 +223,7 @@ class Exp(_Unary):
         return np.exp(x)
 
     def bprop(self, x, out, dout):
-        return (F().mul(dout, out),)
+        return (ops.mul(dout, out),)
 
     sympy = staticmethod(sym_elementwise(sympy.exp))
 
@@ -270,7 +235,7 @@ class Log(_Unary):
         return np.log(x)
 
     def bprop(self, x, out, dout):
-        return (F().div(dout, x),)
+        return (ops.div(dout, x),)
 
     sympy = staticmethod(sym_elementwise(sympy.log))
 
@@ -282,8 +247,7 @@ class Sqrt(_Unary):
         return np.sqrt(x)
 
     def bprop(self, x, out, dout):
-        f = F()
-        return (f.div(f.mul(dout, 0.5), out),)
+        return (ops.div(ops.mul(dout, 0.5), out),)
 
     sympy = staticmethod(sym_elementwise(sympy.sqrt))
 
@@ -293,8 +257,7 @@ class Square(_Unary):
         return np.square(x)
 
     def bprop(self, x, out, dout):
-        f = F()
-        return (f.mul(dout, f.mul(x, 2)),)
+        return (ops.mul(dout, ops.mul(x, 2)),)
 
     def sympy(self, x):
         return np.multiply(x, x)
@@ -305,8 +268,7 @@ class Abs(_Unary):
         return np.abs(x)
 
     def bprop(self, x, out, dout):
-        f = F()
-        return (f.mul(dout, f.sign(x)),)
+        return (ops.mul(dout, ops.sign(x)),)
 
     sympy = staticmethod(sym_elementwise(sympy.Abs))
 
@@ -327,8 +289,7 @@ class Sin(_Unary):
         return np.sin(x)
 
     def bprop(self, x, out, dout):
-        f = F()
-        return (f.mul(dout, f.cos(x)),)
+        return (ops.mul(dout, ops.cos(x)),)
 
     sympy = staticmethod(sym_elementwise(sympy.sin))
 
@@ -340,8 +301,7 @@ class Cos(_Unary):
         return np.cos(x)
 
     def bprop(self, x, out, dout):
-        f = F()
-        return (f.neg(f.mul(dout, f.sin(x))),)
+        return (ops.neg(ops.mul(dout, ops.sin(x))),)
 
     sympy = staticmethod(sym_elementwise(sympy.cos))
 
@@ -353,8 +313,7 @@ class Tanh(_Unary):
         return np.tanh(x)
 
     def bprop(self, x, out, dout):
-        f = F()
-        return (f.mul(dout, f.sub(1, f.mul(out, out))),)
+        return (ops.mul(dout, ops.sub(1, ops.mul(out, out))),)
 
     sympy = staticmethod(sym_elementwise(sympy.tanh))
 
@@ -367,8 +326,7 @@ class Sigmoid(_Unary):
         return (np.tanh(x * 0.5) + 1) * np.asarray(0.5, dtype=x.dtype)
 
     def bprop(self, x, out, dout):
-        f = F()
-        return (f.mul(dout, f.mul(out, f.sub(1, out))),)
+        return (ops.mul(dout, ops.mul(out, ops.sub(1, out))),)
 
     sympy = staticmethod(sym_elementwise(lambda v: 1 / (1 + sympy.exp(-v))))
 
@@ -380,8 +338,7 @@ class Reciprocal(_Unary):
         return np.reciprocal(x)
 
     def bprop(self, x, out, dout):
-        f = F()
-        return (f.neg(f.mul(dout, f.mul(out, out))),)
+        return (ops.neg(ops.mul(dout, ops.mul(out, out))),)
 
     sympy = staticmethod(sym_elementwise(lambda v: 1 / v))
 

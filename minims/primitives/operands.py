@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from .. import ops
 from .. import dtype as mstype
 from ..tensor import Tensor, _describe
-from . import math as _math          # for F(), the functional API, looked up at call time
 
 _SCALARS = (bool, int, float, np.bool_, np.integer, np.floating)
 
@@ -53,8 +53,6 @@ def binary_operands(op, x, y, float_result: bool = False):
 
 
 def _promote(op_name: str, x, y, float_result: bool):
-    from ..ops import functional as F
-
     x = as_operand(op_name, x, "x")
     y = as_operand(op_name, y, "y")
     xt, yt = isinstance(x, Tensor), isinstance(y, Tensor)
@@ -78,9 +76,9 @@ def _promote(op_name: str, x, y, float_result: bool):
         return _promote(op_name, x, y, float_result)
     if target is not None:
         if xt and x._data.dtype != target.np_dtype:
-            x = F.cast(x, target)
+            x = ops.cast(x, target)
         if yt and y._data.dtype != target.np_dtype:
-            y = F.cast(y, target)
+            y = ops.cast(y, target)
     return x, y
 
 
@@ -122,8 +120,6 @@ def sum_to(g, like):
     """Sum the broadcast gradient ``g`` back to the shape and dtype of ``like`` (None for scalars)."""
     if not isinstance(like, Tensor):
         return None
-    F = _math.F()
-
     shape = like.shape
     gshape = g.shape
     if gshape != shape:
@@ -131,11 +127,11 @@ def sum_to(g, like):
         axes = tuple(range(lead)) + tuple(
             i + lead for i, d in enumerate(shape) if d == 1 and gshape[i + lead] != 1)
         if axes:
-            g = F.sum(g, axes, keepdims=False)
+            g = ops.sum(g, axes, keepdims=False)
         if g.shape != shape:
-            g = F.reshape(g, shape)
+            g = ops.reshape(g, shape)
     if g._data.dtype is not like._data.dtype and g.dtype is not like.dtype:
-        g = F.cast(g, like.dtype)
+        g = ops.cast(g, like.dtype)
     return g
 
 

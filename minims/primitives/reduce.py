@@ -6,12 +6,13 @@ one maximum and still a valid subgradient when several elements tie.
 from __future__ import annotations
 
 import numpy as np
+import sympy
 
+from .. import ops
 from ..interpreters.stack import bind
 from ..tensor import _describe
 from .base import Primitive
-from .math import F
-from .operands import normalize_axis
+from .operands import as_operand, normalize_axis
 
 
 class _Reduce(Primitive):
@@ -27,7 +28,6 @@ class _Reduce(Primitive):
         self.keep_dims = bool(keep_dims)
 
     def __call__(self, x, axis=()):
-        from .operands import as_operand
         x = as_operand(self.name, x, "x")
         return bind(self, x, normalize_axis(self.name, axis, len(x.shape)))
 
@@ -37,7 +37,7 @@ class _Reduce(Primitive):
     def _expand(self, g, x, axes):
         """Bring an output-shaped gradient back to a shape that broadcasts against ``x``."""
         if not self.keep_dims:
-            g = F().reshape(g, self._kept_shape(x, axes))
+            g = ops.reshape(g, self._kept_shape(x, axes))
         return g
 
 
@@ -48,7 +48,7 @@ class ReduceSum(_Reduce):
 
     def bprop(self, x, axes, out, dout):
         g = self._expand(dout, x, axes)
-        return F().broadcast_to(g, x.shape), None
+        return ops.broadcast_to(g, x.shape), None
 
     def sympy(self, x, axes):
         return np.asarray(np.sum(x, axis=axes, keepdims=self.keep_dims), dtype=object)
@@ -61,9 +61,8 @@ class ReduceMean(_Reduce):
 
     def bprop(self, x, axes, out, dout):
         count = int(np.prod([x.shape[a] for a in axes])) if axes else 1
-        f = F()
-        g = self._expand(f.div(dout, count), x, axes)
-        return f.broadcast_to(g, x.shape), None
+        g = self._expand(ops.div(dout, count), x, axes)
+        return ops.broadcast_to(g, x.shape), None
 
     def sympy(self, x, axes):
         count = int(np.prod([x.shape[a] for a in axes])) if axes else 1
@@ -79,7 +78,6 @@ class _ReduceExtreme(_Reduce):
         return np.asarray(self._np(x, axis=axes, keepdims=self.keep_dims))
 
     def sympy(self, x, axes):
-        import sympy
         extreme = sympy.Max if isinstance(self, ReduceMax) else sympy.Min
         kept = [i for i in range(x.ndim) if i not in axes]
         rows = np.transpose(x, kept + list(axes)).reshape([x.shape[i] for i in kept] + [-1])
@@ -89,12 +87,11 @@ class _ReduceExtreme(_Reduce):
         return out.reshape(self._kept_shape(x, axes)) if self.keep_dims else out
 
     def bprop(self, x, axes, out, dout):
-        f = F()
         out_b = self._expand(out, x, axes)
-        hit = f.cast(f.equal(x, out_b), dout.dtype)
-        count = f.sum(hit, axes, keepdims=True)
+        hit = ops.cast(ops.equal(x, out_b), dout.dtype)
+        count = ops.sum(hit, axes, keepdims=True)
         g = self._expand(dout, x, axes)
-        return f.div(f.mul(hit, g), count), None
+        return ops.div(ops.mul(hit, g), count), None
 
 
 class ReduceMax(_ReduceExtreme):

@@ -9,6 +9,9 @@ level has lent that parameter a stand-in.
 from __future__ import annotations
 
 from ..common import undo
+from ..common.parameter import Parameter
+from ..graph.staging import current_trace
+from ..interpreters.stack import dispatch
 from ..tensor import Tensor, _describe
 from .base import Primitive
 
@@ -20,8 +23,6 @@ class Assign(Primitive):
     has_effect = True
 
     def __call__(self, variable, value):
-        from ..common.parameter import Parameter
-        from ..interpreters.stack import dispatch
         if not isinstance(variable, Parameter):
             raise TypeError(
                 f"Assign: 'variable' must be a Parameter, but got {_describe(variable)}. "
@@ -34,9 +35,9 @@ class Assign(Primitive):
                 f"Assign: Parameter '{variable.name}' has shape {list(variable.shape)}, but the value "
                 f"has shape {list(value.shape)}. Fix: give a value of the same shape."
             )
-        from ..graph.staging import _active
-        if _active:                           # compiling: the write happens when the graph runs
-            _active[-1].record_effect(variable, value)
+        staging = current_trace()
+        if staging is not None:               # compiling: the write happens when the graph runs
+            staging.record_effect(variable, value)
             return variable
         new = dispatch(self, (variable, value))
         undo.record(variable)           # a Cell or grad call that fails puts the old value back

@@ -21,6 +21,8 @@ import textwrap
 import warnings
 from dataclasses import dataclass
 
+from ..context import get_context, set_context
+
 __all__ = ["Mistake", "MISTAKES", "SECTIONS", "PRELUDE", "run", "describe", "builtin_types", "by_id",
            "show_error"]
 
@@ -443,7 +445,6 @@ def run(mistake) -> BaseException | None:
     left the interpreter stack clean.  The snippet is registered with ``linecache`` under
     ``<mistake ID>``, so messages that quote the user's line (Graph mode) show it.
     """
-    from ..context import get_context, set_context
     code = mistake.code if isinstance(mistake, Mistake) else str(mistake)
     name = mistake.id if isinstance(mistake, Mistake) else "snippet"
     filename = f"<mistake {name}>"
@@ -467,7 +468,6 @@ def show_error(width=100):
     """``with show_error(): <wrong code>`` prints the error the block raises, as :func:`describe`
     gives it (wrapped at ``width`` columns), instead of a traceback; the chapter's cells use it.
     Warnings are silenced and the execution mode is restored, as in :func:`run`."""
-    from ..context import get_context, set_context
     mode = get_context("mode")
     try:
         with warnings.catch_warnings():

@@ -58,11 +58,12 @@ import numpy as np
 from .. import context
 from ..autodiff.grad_api import grad
 from ..common.parameter import Parameter
+from .. import ops
 from ..graph.jit import jit
-from ..ops import functional as F
+from ..nn.cell import Cell
 from ..tensor import Tensor, _describe
 
-__all__ = ["check_modes", "ModeResults", "MODE_FAMILIES"]
+__all__ = ["check_modes", "ModeResults", "MODE_FAMILIES", "mode_functions", "snapshot"]
 
 #: the modes of each family, reference first (the ``GRAPH_MODE`` ones run only for a Cell)
 MODE_FAMILIES = {
@@ -145,7 +146,7 @@ def _structure(value) -> str:
     return "T" if isinstance(value, Tensor) else type(value).__name__
 
 
-def _snapshot(value) -> list:
+def snapshot(value) -> list:
     """Flat copies of the leaves: NumPy arrays for Tensors, other values as they are."""
     return [np.array(leaf._data, copy=True) if isinstance(leaf, Tensor) else leaf for leaf in _leaves(value)]
 
@@ -160,10 +161,10 @@ def _sum_of_outputs(fn):
         floats = [o for o in _leaves(fn(*args)) if _is_float_tensor(o)]
         if not floats:
             raise TypeError(f"check_modes: {_name(fn)} has no float Tensor output to differentiate.")
-        parts = [o if o.ndim == 0 else F.sum(o) for o in floats]
+        parts = [o if o.ndim == 0 else ops.sum(o) for o in floats]
         out = parts[0]
         for p in parts[1:]:
-            out = F.add(out, p)
+            out = ops.add(out, p)
         return out
     total.__name__ = f"sum_{_name(fn)}"
     return total
@@ -174,7 +175,6 @@ def _name(fn) -> str:
 
 
 def _is_cell(fn) -> bool:
-    from ..nn.cell import Cell
     return isinstance(fn, Cell)
 
 
@@ -222,7 +222,7 @@ def _float64_parameters(params):
 
 
 # ----- the modes ---------------------------------------------------------------------------------------
-def _mode_functions(f, positions, weights, order, is_cell):
+def mode_functions(f, positions, weights, order, is_cell):
     """``{mode name: (function, runs in GRAPH_MODE?)}`` for every mode this check runs."""
     grad_position = tuple(positions) if positions else None
 
@@ -352,7 +352,7 @@ def check_modes(f, args, argnums=None, weights=None, order=2, atol=1e-12, rtol=0
         stack.enter_context(_fresh_graph_call(f if is_cell else None))
         if float64:
             stack.enter_context(_float64_parameters(cast))
-        modes = _mode_functions(f, positions, weights, order, is_cell)
+        modes = mode_functions(f, positions, weights, order, is_cell)
         for family, members in MODE_FAMILIES.items():
             ref_mode = members[0]
             if ref_mode not in modes:
@@ -375,7 +375,7 @@ def check_modes(f, args, argnums=None, weights=None, order=2, atol=1e-12, rtol=0
                                     f"{type(exc).__name__}: {first}")
                     first_error = first_error or exc
                     continue
-                values = _snapshot(out)
+                values = snapshot(out)
                 result.values[mode] = values
                 result.reference[mode] = ref_mode
                 if mode == ref_mode:

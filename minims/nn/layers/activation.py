@@ -6,7 +6,7 @@ exactly that op's inputs and outputs.  ``get_activation(name)`` turns the names 
 """
 from __future__ import annotations
 
-from ...ops import functional as F
+from ... import ops
 from ..cell import Cell
 
 __all__ = ["ReLU", "ReLU6", "Sigmoid", "Tanh", "Softmax", "LogSoftmax", "get_activation"]
@@ -21,28 +21,28 @@ class ReLU(Cell):
     """``max(x, 0)``."""
 
     def construct(self, x):
-        return F.relu(x)
+        return ops.relu(x)
 
 
 class ReLU6(Cell):
     """``min(max(x, 0), 6)``."""
 
     def construct(self, x):
-        return F.relu6(x)
+        return ops.relu6(x)
 
 
 class Sigmoid(Cell):
     """``1 / (1 + exp(-x))``."""
 
     def construct(self, x):
-        return F.sigmoid(x)
+        return ops.sigmoid(x)
 
 
 class Tanh(Cell):
     """``tanh(x)``."""
 
     def construct(self, x):
-        return F.tanh(x)
+        return ops.tanh(x)
 
 
 class Softmax(Cell):
@@ -54,7 +54,7 @@ class Softmax(Cell):
         self.axis = axis
 
     def construct(self, x):
-        return F.softmax(x, self.axis)
+        return ops.softmax(x, self.axis)
 
     def extend_repr(self):
         return f"axis={self.axis}"
@@ -69,7 +69,7 @@ class LogSoftmax(Cell):
         self.axis = axis
 
     def construct(self, x):
-        return F.log_softmax(x, self.axis)
+        return ops.log_softmax(x, self.axis)
 
     def extend_repr(self):
         return f"axis={self.axis}"

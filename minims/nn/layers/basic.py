@@ -11,7 +11,7 @@ import math
 from ... import dtype as mstype
 from ...common.initializer import HeUniform, Uniform, initializer
 from ...common.parameter import Parameter
-from ...ops import functional as F
+from ... import ops
 from ...primitives.base import Primitive
 from ...primitives.linalg import MatMul as _MatMulPrim
 from ...tensor import Tensor, _describe
@@ -85,14 +85,14 @@ class Dense(Cell):
                 f"features, or build Dense({x.shape[-1] if x.ndim else '...'}, {self.out_channels}).")
         shape = x.shape
         if len(shape) != 2:
-            x = F.reshape(x, (-1, shape[-1]))
+            x = ops.reshape(x, (-1, shape[-1]))
         x = self.matmul(x, self.weight)
         if self.has_bias:
-            x = F.add(x, self.bias)
+            x = ops.add(x, self.bias)
         if self.activation_flag:
             x = self.activation(x)
         if len(shape) != 2:
-            x = F.reshape(x, shape[:-1] + (self.out_channels,))
+            x = ops.reshape(x, shape[:-1] + (self.out_channels,))
         return x
 
     def extend_repr(self):
@@ -115,7 +115,7 @@ class Flatten(Cell):
         self.start_dim, self.end_dim = start_dim, end_dim
 
     def construct(self, x):
-        return F.flatten(x, self.start_dim, self.end_dim)
+        return ops.flatten(x, self.start_dim, self.end_dim)
 
 
 class MatMul(Cell):
@@ -132,11 +132,11 @@ class MatMul(Cell):
     @staticmethod
     def _swap_last(x):
         perm = tuple(range(x.ndim - 2)) + (x.ndim - 1, x.ndim - 2)
-        return F.transpose(x, perm)
+        return ops.transpose(x, perm)
 
     def construct(self, x1, x2):
         if self.transpose_x1 and x1.ndim >= 2:
             x1 = self._swap_last(x1)
         if self.transpose_x2 and x2.ndim >= 2:
             x2 = self._swap_last(x2)
-        return F.matmul(x1, x2)
+        return ops.matmul(x1, x2)

@@ -13,7 +13,7 @@ import math
 from ... import dtype as mstype
 from ...common.initializer import HeUniform, Uniform, _calculate_fan_in_and_fan_out, initializer
 from ...common.parameter import Parameter
-from ...ops import functional as F
+from ... import ops
 from ...primitives import nn as _nn
 from ...tensor import Tensor, _describe
 from ..cell import Cell
@@ -93,7 +93,7 @@ class Conv2d(Cell):
                              f"Conv2d({x.shape[1]}, ...) or feed {self.in_channels} channels (axis 1 of NCHW).")
         out = self.conv2d(x, self.weight)
         if self.has_bias:
-            out = F.add(out, F.reshape(self.bias, (1, self.out_channels, 1, 1)))
+            out = ops.add(out, ops.reshape(self.bias, (1, self.out_channels, 1, 1)))
         return out
 
     def extend_repr(self):

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numbers
 
-from ...ops import nn_functional as NF
+from ... import ops
 from ..cell import Cell
 
 __all__ = ["Dropout", "Dropout2d"]
@@ -43,7 +43,7 @@ class Dropout(Cell):
     def construct(self, x):
         if not self.training or self.p == 0:
             return x
-        return NF.dropout(x, p=self.p, training=True)
+        return ops.dropout(x, p=self.p, training=True)
 
     def extend_repr(self):
         return f"p={self.p}"
@@ -60,7 +60,7 @@ class Dropout2d(Cell):
     def construct(self, x):
         if not self.training or self.p == 0:
             return x
-        return NF.dropout2d(x, p=self.p, training=True)
+        return ops.dropout2d(x, p=self.p, training=True)
 
     def extend_repr(self):
         return f"p={self.p}"

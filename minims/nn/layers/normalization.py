@@ -19,7 +19,7 @@ import numbers
 from ... import dtype as mstype
 from ...common.initializer import initializer
 from ...common.parameter import Parameter
-from ...ops import nn_functional as NF
+from ... import ops
 from ...tensor import Tensor, _describe
 from ..cell import Cell
 from .basic import _check_bool, _positive_int
@@ -73,7 +73,7 @@ class _BatchNorm(Cell):
         self._check_input(x)
         use_batch = self.training if self.use_batch_statistics is None else self.use_batch_statistics
         # ops.batch_norm weighs the *batch* by its momentum (PyTorch's convention): pass 1 - momentum
-        return NF.batch_norm(x, self.moving_mean, self.moving_variance, self.gamma, self.beta,
+        return ops.batch_norm(x, self.moving_mean, self.moving_variance, self.gamma, self.beta,
                              training=use_batch, momentum=1.0 - self.momentum, eps=self.eps)
 
     def extend_repr(self):

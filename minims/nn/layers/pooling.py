@@ -6,7 +6,7 @@ as MindSpore 2.x's layers do.
 """
 from __future__ import annotations
 
-from ...ops import nn_functional as NF
+from ... import ops
 from ...primitives import nn as _nn
 from ..cell import Cell
 
@@ -46,7 +46,7 @@ class MaxPool2d(Cell):
 
     def construct(self, x):
         if self.use_functional:
-            return NF.max_pool2d(x, self.kernel_size, self.stride, self.padding, self.dilation,
+            return ops.max_pool2d(x, self.kernel_size, self.stride, self.padding, self.dilation,
                                  self.return_indices, self.ceil_mode)
         return self.max_pool(x)
 
@@ -76,7 +76,7 @@ class AvgPool2d(Cell):
 
     def construct(self, x):
         if self.use_functional:
-            return NF.avg_pool2d(x, self.kernel_size, self.stride, self.padding, self.ceil_mode,
+            return ops.avg_pool2d(x, self.kernel_size, self.stride, self.padding, self.ceil_mode,
                                  self.count_include_pad, self.divisor_override or 0)
         return self.avg_pool(x)
 

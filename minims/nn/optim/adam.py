@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...common.parameter import Parameter
-from ...ops import functional as F
+from ... import ops
 from ...tensor import Tensor
 from .optimizer import Optimizer, _check_float
 
@@ -46,18 +46,18 @@ class Adam(Optimizer):
         self.beta2_power = Parameter(Tensor(np.ones(1, np.float32)), name="beta2_power", requires_grad=False)
 
     def _begin_step(self):
-        F.assign(self.beta1_power, F.mul(self.beta1_power, self.beta1))
-        F.assign(self.beta2_power, F.mul(self.beta2_power, self.beta2))
+        ops.assign(self.beta1_power, ops.mul(self.beta1_power, self.beta1))
+        ops.assign(self.beta2_power, ops.mul(self.beta2_power, self.beta2))
 
     def _update(self, i, param, grad, lr):
         b1, b2 = self.beta1, self.beta2
-        m = F.add(F.mul(self.moment1[i], b1), F.mul(grad, 1 - b1))
-        v = F.add(F.mul(self.moment2[i], b2), F.mul(F.square(grad), 1 - b2))
-        F.assign(self.moment1[i], m)
-        F.assign(self.moment2[i], v)
+        m = ops.add(ops.mul(self.moment1[i], b1), ops.mul(grad, 1 - b1))
+        v = ops.add(ops.mul(self.moment2[i], b2), ops.mul(ops.square(grad), 1 - b2))
+        ops.assign(self.moment1[i], m)
+        ops.assign(self.moment2[i], v)
         # bias correction folded into the rate: lr * sqrt(1 - beta2**t) / (1 - beta1**t)
-        lr_t = F.div(F.mul(lr, F.sqrt(F.sub(1.0, self.beta2_power))), F.sub(1.0, self.beta1_power))
-        lr_t = F.cast(F.reshape(lr_t, ()), param.dtype)       # a scalar: keeps a 0-d param 0-d
-        direction = F.add(F.mul(m, b1), F.mul(grad, 1 - b1)) if self.use_nesterov else m
-        step = F.div(direction, F.add(F.sqrt(v), self.eps))
-        return F.sub(param, F.mul(step, lr_t))
+        lr_t = ops.div(ops.mul(lr, ops.sqrt(ops.sub(1.0, self.beta2_power))), ops.sub(1.0, self.beta1_power))
+        lr_t = ops.cast(ops.reshape(lr_t, ()), param.dtype)       # a scalar: keeps a 0-d param 0-d
+        direction = ops.add(ops.mul(m, b1), ops.mul(grad, 1 - b1)) if self.use_nesterov else m
+        step = ops.div(direction, ops.add(ops.sqrt(v), self.eps))
+        return ops.sub(param, ops.mul(step, lr_t))

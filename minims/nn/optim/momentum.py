@@ -8,7 +8,7 @@ Unlike SGD, the first step also goes through the formula (``accum`` starts at ze
 """
 from __future__ import annotations
 
-from ...ops import functional as F
+from ... import ops
 from .optimizer import Optimizer, _check_float
 
 __all__ = ["Momentum"]
@@ -28,7 +28,7 @@ class Momentum(Optimizer):
         self.moments = self._state(self.parameters, "moments")
 
     def _update(self, i, param, grad, lr):
-        accum = F.add(F.mul(self.moments[i], self.momentum), grad)
-        F.assign(self.moments[i], accum)
-        step = F.add(grad, F.mul(accum, self.momentum)) if self.use_nesterov else accum
-        return F.sub(param, F.mul(step, lr))
+        accum = ops.add(ops.mul(self.moments[i], self.momentum), grad)
+        ops.assign(self.moments[i], accum)
+        step = ops.add(grad, ops.mul(accum, self.momentum)) if self.use_nesterov else accum
+        return ops.sub(param, ops.mul(step, lr))

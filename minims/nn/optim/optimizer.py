@@ -24,7 +24,7 @@ import numpy as np
 
 from ... import dtype as mstype
 from ...common.parameter import Parameter, ParameterTuple
-from ...ops import functional as F
+from ... import ops
 from ...tensor import Tensor, _describe
 from ..cell import Cell
 
@@ -96,10 +96,10 @@ class _LearningRate:
         if self.schedule is None:
             return self.param
         n = self.schedule.shape[0]
-        index = F.minimum(step, n - 1)
+        index = ops.minimum(step, n - 1)
         # schedule[index] as a sum against a one-hot row: no Python-side read of the step's value
-        hit = F.cast(F.equal(Tensor(np.arange(n, dtype=np.int32)), index), mstype.float32)
-        return F.sum(F.mul(self.schedule, hit))
+        hit = ops.cast(ops.equal(Tensor(np.arange(n, dtype=np.int32)), index), mstype.float32)
+        return ops.sum(ops.mul(self.schedule, hit))
 
 
 class Optimizer(Cell):
@@ -199,14 +199,14 @@ class Optimizer(Cell):
 
     def decay_weight(self, gradients):
         """``g + weight_decay * loss_scale * param`` for each parameter with a decay."""
-        return tuple(F.add(g, F.mul(p, wd * self.loss_scale)) if wd > 0 else g
+        return tuple(ops.add(g, ops.mul(p, wd * self.loss_scale)) if wd > 0 else g
                      for p, g, wd in zip(self.parameters, gradients, self._decays))
 
     def scale_grad(self, gradients):
         """``g / loss_scale``."""
         if self.loss_scale == 1.0:
             return tuple(gradients)
-        return tuple(F.mul(g, 1.0 / self.loss_scale) for g in gradients)
+        return tuple(ops.mul(g, 1.0 / self.loss_scale) for g in gradients)
 
     def _check_grads(self, gradients):
         """One gradient per parameter, each of its parameter's shape, cast to its dtype."""
@@ -230,7 +230,7 @@ class Optimizer(Cell):
                 raise ValueError(f"{where}: the gradient of parameter '{p.name}' has shape {list(g.shape)}, but "
                                  f"the parameter has shape {list(p.shape)}. Are the gradients in the order "
                                  "of optimizer.parameters?")
-            out.append(F.cast(g, p.dtype))
+            out.append(ops.cast(g, p.dtype))
         return tuple(out)
 
     @staticmethod
@@ -246,8 +246,8 @@ class Optimizer(Cell):
         step_lrs = lr if self.is_group_lr else (lr,) * len(grads)
         self._begin_step()
         for i, (p, g, rate) in enumerate(zip(self.parameters, grads, step_lrs)):
-            F.assign(p, self._update(i, p, g, F.cast(rate, p.dtype)))
-        F.assign(self.global_step, F.add(self.global_step, 1))
+            ops.assign(p, self._update(i, p, g, ops.cast(rate, p.dtype)))
+        ops.assign(self.global_step, ops.add(self.global_step, 1))
         return True
 
     def _begin_step(self):

@@ -9,7 +9,7 @@ MindSpore's rule (its SGD kernel, the same as PyTorch's)::
 """
 from __future__ import annotations
 
-from ...ops import functional as F
+from ... import ops
 from .optimizer import Optimizer, _check_float
 
 __all__ = ["SGD"]
@@ -36,10 +36,10 @@ class SGD(Optimizer):
     def _update(self, i, param, grad, lr):
         if self.momentum > 0:
             accum, stat = self.accum[i], self.stat[i]
-            later = F.add(F.mul(accum, self.momentum), F.mul(grad, 1 - self.dampening))
+            later = ops.add(ops.mul(accum, self.momentum), ops.mul(grad, 1 - self.dampening))
             # stat is 1 until the parameter's first step: then the accumulator starts at g
-            new_accum = F.select(F.gt(stat, 0), grad, later)
-            F.assign(accum, new_accum)
-            F.assign(stat, F.zeros_like(stat))
-            grad = F.add(grad, F.mul(new_accum, self.momentum)) if self.nesterov else new_accum
-        return F.sub(param, F.mul(grad, lr))
+            new_accum = ops.select(ops.gt(stat, 0), grad, later)
+            ops.assign(accum, new_accum)
+            ops.assign(stat, ops.zeros_like(stat))
+            grad = ops.add(grad, ops.mul(new_accum, self.momentum)) if self.nesterov else new_accum
+        return ops.sub(param, ops.mul(grad, lr))

@@ -24,10 +24,15 @@ op can be differentiated twice (and more):
 * ``BatchNorm``, ``Dropout``/``Dropout2D`` and the softmax losses write their backward rules as
   compositions of minims ops, which are differentiable already.
 
-Implementation: the windows of a (padded) input are a strided *view*
-(``np.lib.stride_tricks.sliding_window_view``), so convolution is one ``tensordot`` over that view
-(im2col) and pooling one reduction; the adjoint ("col2im") adds each kernel tap's slice back, a loop
-over the kh*kw taps, never over pixels.
+Implementation (the NumPy path; ``minims.fast`` has Numba kernels for the same primitives):
+
+* convolution works channel-first, on ``(C, N, H, W)`` views: for each kernel tap one strided slice
+  of the padded input is copied into the column matrix (im2col, a loop over the kh*kw taps, never
+  over pixels), and one BLAS product per group multiplies it with the weight for the whole batch;
+  the transposed convolution adds each tap's product back into its slice (col2im);
+* pooling reads the windows of the padded input as a strided *view*
+  (``np.lib.stride_tricks.sliding_window_view``) and reduces over it; its adjoints add each tap's
+  slice back the same way.
 """
 from __future__ import annotations
 

@@ -1,7 +1,8 @@
 """Argument parsing and window geometry shared by the convolution and pooling primitives.
 
-Windows of a padded input are a strided view (``sliding_window_view``), so a convolution is one
-``tensordot`` over that view (im2col) and the adjoint (col2im) adds each kernel tap's slice back.
+The pooling primitives read the windows of a padded input as a strided view (``_windows``, over
+``sliding_window_view``) and add gradients back one kernel tap at a time (``_unwindow``); the
+convolutions build their im2col columns tap by tap themselves (``conv.py``).
 """
 from __future__ import annotations
 
@@ -70,11 +71,6 @@ def _require_tensor(op: str, name: str, v, float_only: bool = True):
     if float_only and not v.dtype.is_float:
         raise TypeError(f"{op}: input '{name}' must have a float dtype (float16/float32/float64), "
                         f"but got {v.dtype}. Fix: cast it, e.g. {name}.astype(mindspore.float32).")
-
-
-def _require_rank(op: str, name: str, v, ranks, layout: str):
-    if v.ndim not in ranks:
-        raise ValueError(f"{op}: input '{name}' must be {layout}, but got shape {list(v.shape)}.")
 
 
 def _sibling(prim, cls, **changes):

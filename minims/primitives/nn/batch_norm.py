@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import numpy as np
+from ... import ops
 from ... import fast as _fast          # the fast-path switch: _fast.enabled
 from ...interpreters.stack import bind
 from ...tensor import _describe
 from ..base import Primitive
-from ..math import F
 from ._geometry import _data_format, _require_tensor
 
 
@@ -28,6 +28,8 @@ class BatchNorm(Primitive):
     Gradients flow to ``x``, ``scale`` and ``bias`` (and through every output that depends on
     them); ``mean`` and ``variance`` get none.
     """
+
+    fast_kernel = "batch_norm.batch_norm"
 
     def __init__(self, is_training=False, epsilon=1e-5, momentum=0.1, data_format="NCHW"):
         if not isinstance(is_training, bool):
@@ -89,33 +91,32 @@ class BatchNorm(Primitive):
         return (y.astype(x.dtype, copy=False),) + tuple(s.astype(scale.dtype, copy=False) for s in stats)
 
     def bprop(self, x, scale, bias, mean, variance, out, dout):
-        f = F()
         dy, d_mean, d_var, d_r1, d_r2 = dout
         axes, bshape = self._axes(x), self._bshape(x)
-        s = f.cast(f.reshape(scale, bshape), x.dtype)
+        s = ops.cast(ops.reshape(scale, bshape), x.dtype)
         if not self.is_training:
-            rstd = f.reciprocal(f.sqrt(f.add(f.cast(f.reshape(variance, bshape), x.dtype), self.epsilon)))
-            xhat = f.mul(f.sub(x, f.cast(f.reshape(mean, bshape), x.dtype)), rstd)
-            dx = f.mul(dy, f.mul(s, rstd))
+            rstd = ops.reciprocal(ops.sqrt(ops.add(ops.cast(ops.reshape(variance, bshape), x.dtype), self.epsilon)))
+            xhat = ops.mul(ops.sub(x, ops.cast(ops.reshape(mean, bshape), x.dtype)), rstd)
+            dx = ops.mul(dy, ops.mul(s, rstd))
             # the four statistics outputs are copies of mean/variance: no gradient to x, scale, bias
         else:
             m = x.size // x.shape[1]
-            mu = f.mean(x, axes, keep_dims=True)
-            xc = f.sub(x, mu)
-            var = f.mean(f.mul(xc, xc), axes, keep_dims=True)
-            rstd = f.reciprocal(f.sqrt(f.add(var, self.epsilon)))
-            xhat = f.mul(xc, rstd)
-            g = f.mul(dy, s)
+            mu = ops.mean(x, axes, keep_dims=True)
+            xc = ops.sub(x, mu)
+            var = ops.mean(ops.mul(xc, xc), axes, keep_dims=True)
+            rstd = ops.reciprocal(ops.sqrt(ops.add(var, self.epsilon)))
+            xhat = ops.mul(xc, rstd)
+            g = ops.mul(dy, s)
             # d/dx of (x - mu) * rstd: subtract the mean of g and its projection on xhat
-            inner = f.sub(f.sub(g, f.mean(g, axes, keep_dims=True)),
-                          f.mul(xhat, f.mean(f.mul(g, xhat), axes, keep_dims=True)))
-            dx = f.mul(rstd, inner)
+            inner = ops.sub(ops.sub(g, ops.mean(g, axes, keep_dims=True)),
+                          ops.mul(xhat, ops.mean(ops.mul(g, xhat), axes, keep_dims=True)))
+            dx = ops.mul(rstd, inner)
             # the statistics outputs depend on x too: d mean/dx = 1/m, d var/dx = 2 (x - mu) / m
             # (the mean's own derivative cancels), unbiased variance: 2 (x - mu) / (m - 1)
-            c_mean = f.div(f.cast(f.reshape(f.add(d_mean, d_r1), bshape), x.dtype), m)
-            c_var = f.add(f.mul(f.cast(f.reshape(d_var, bshape), x.dtype), 2.0 / (m - 1)),
-                          f.mul(f.cast(f.reshape(d_r2, bshape), x.dtype), 2.0 / m))
-            dx = f.add(dx, f.add(c_mean, f.mul(xc, c_var)))
-        dscale = f.cast(f.sum(f.mul(dy, xhat), axes), scale.dtype)
-        dbias = f.cast(f.sum(dy, axes), bias.dtype)
-        return f.cast(dx, x.dtype), dscale, dbias, None, None
+            c_mean = ops.div(ops.cast(ops.reshape(ops.add(d_mean, d_r1), bshape), x.dtype), m)
+            c_var = ops.add(ops.mul(ops.cast(ops.reshape(d_var, bshape), x.dtype), 2.0 / (m - 1)),
+                          ops.mul(ops.cast(ops.reshape(d_r2, bshape), x.dtype), 2.0 / m))
+            dx = ops.add(dx, ops.add(c_mean, ops.mul(xc, c_var)))
+        dscale = ops.cast(ops.sum(ops.mul(dy, xhat), axes), scale.dtype)
+        dbias = ops.cast(ops.sum(dy, axes), bias.dtype)
+        return ops.cast(dx, x.dtype), dscale, dbias, None, None

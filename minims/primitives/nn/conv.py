@@ -182,6 +182,8 @@ class Conv2D(_ConvBase):
     or ``(top, bottom, left, right)``).
     """
 
+    fast_kernel = "conv.conv2d"
+
     def __init__(self, out_channel, kernel_size, mode=1, pad_mode="valid", pad=0, stride=1,
                  dilation=1, group=1, data_format="NCHW"):
         self._configure(out_channel, kernel_size, mode, pad_mode, pad, stride, dilation, group, data_format)
@@ -214,6 +216,8 @@ class Conv2DBackpropInput(_ConvBase):
     The gradient of Conv2D with respect to its input (a "transposed convolution"); ``input_size`` is
     the shape ``(N, C, H, W)`` of that input.  Linear in ``dout`` and in ``weight``.
     """
+
+    fast_kernel = "conv.conv2d_backprop_input"
 
     def __init__(self, out_channel, kernel_size, pad_mode="valid", pad=0, pad_list=None, mode=1,
                  stride=1, dilation=1, group=1, data_format="NCHW"):
@@ -251,6 +255,8 @@ class Conv2DBackpropFilter(_ConvBase):
     The gradient of Conv2D with respect to its weight; ``filter_size`` is the weight's shape.
     Linear in ``dout`` and in ``x``.
     """
+
+    fast_kernel = "conv.conv2d_backprop_filter"
 
     def __init__(self, out_channel, kernel_size, pad_mode="valid", pad=0, pad_list=None, mode=1,
                  stride=1, dilation=1, group=1, data_format="NCHW"):

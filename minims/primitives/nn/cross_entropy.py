@@ -2,6 +2,7 @@
 """
 from __future__ import annotations
 
+from ... import ops
 from ...graph.staging import is_staging
 
 import numpy as np
@@ -9,7 +10,6 @@ from ... import fast as _fast          # the fast-path switch: _fast.enabled
 from ...interpreters.stack import bind
 from ...tensor import Tensor, _describe
 from ..base import Primitive
-from ..math import F
 from ._geometry import _require_tensor
 
 
@@ -35,6 +35,8 @@ class SoftmaxCrossEntropyWithLogits(Primitive):
     uses ``dlogits``, which differs when rows do not sum to 1).  ``labels`` get no gradient.
     """
 
+    fast_kernel = "cross_entropy.softmax_cross_entropy"
+
     def __call__(self, logits, labels):
         _check_logits(self.name, logits)
         _require_tensor(self.name, "labels", labels)
@@ -57,15 +59,14 @@ class SoftmaxCrossEntropyWithLogits(Primitive):
         return loss.astype(logits.dtype), (np.exp(lsm) - labels).astype(logits.dtype)
 
     def bprop(self, logits, labels, out, dout):
-        f = F()
         d_loss, d_grad = dout
-        p = f.softmax(logits, -1)
-        total = f.sum(labels, -1, keepdim=True)
+        p = ops.softmax(logits, -1)
+        total = ops.sum(labels, -1, keepdim=True)
         # loss: d/dlogits = softmax * sum(labels) - labels, scaled by each sample's cotangent
-        dl = f.mul(f.expand_dims(d_loss, -1), f.sub(f.mul(p, total), labels))
+        dl = ops.mul(ops.expand_dims(d_loss, -1), ops.sub(ops.mul(p, total), labels))
         # dlogits = softmax - labels: the softmax Jacobian-vector product
-        dg = f.mul(p, f.sub(d_grad, f.sum(f.mul(d_grad, p), -1, keepdim=True)))
-        return f.add(dl, dg), None
+        dg = ops.mul(p, ops.sub(d_grad, ops.sum(ops.mul(d_grad, p), -1, keepdim=True)))
+        return ops.add(dl, dg), None
 
 
 class SparseSoftmaxCrossEntropyWithLogits(Primitive):
@@ -75,6 +76,8 @@ class SparseSoftmaxCrossEntropyWithLogits(Primitive):
     ``is_grad=True`` its gradient ``(softmax(logits) - onehot(labels)) / N``.  ``labels`` get no
     gradient.
     """
+
+    fast_kernel = "cross_entropy.sparse_softmax_cross_entropy"
 
     def __init__(self, is_grad=False):
         if not isinstance(is_grad, bool):
@@ -116,12 +119,11 @@ class SparseSoftmaxCrossEntropyWithLogits(Primitive):
         return np.asarray(loss, dtype=logits.dtype)
 
     def bprop(self, logits, labels, out, dout):
-        f = F()
         n, c = logits.shape
-        p = f.softmax(logits, -1)
+        p = ops.softmax(logits, -1)
         if self.is_grad:
             # out = (softmax - onehot) / n: the softmax Jacobian-vector product of dout / n
-            g = f.div(dout, n)
-            return f.mul(p, f.sub(g, f.sum(f.mul(g, p), -1, keepdim=True))), None
-        onehot = f.one_hot(labels, c, dtype=logits.dtype)
-        return f.mul(f.div(f.sub(p, onehot), n), dout), None
+            g = ops.div(dout, n)
+            return ops.mul(p, ops.sub(g, ops.sum(ops.mul(g, p), -1, keepdim=True))), None
+        onehot = ops.one_hot(labels, c, dtype=logits.dtype)
+        return ops.mul(ops.div(ops.sub(p, onehot), n), dout), None

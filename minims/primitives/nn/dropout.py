@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import numpy as np
+from ... import ops
 from ... import context
 from ...interpreters.stack import bind
 from ...tensor import _describe
 from ..base import Primitive
-from ..math import F
 from ._geometry import _is_int, _require_tensor
 
 
@@ -38,10 +38,9 @@ class _DropoutBase(Primitive):
         return self._rng().random(shape) < self.keep_prob
 
     def bprop(self, x, out, dout):
-        f = F()
         # the mask is a constant of this draw: stop_gradient keeps it off every gradient tape
-        mask = f.cast(f.stop_gradient(out[1]), x.dtype)
-        return (f.div(f.mul(dout[0], mask), self.keep_prob),)
+        mask = ops.cast(ops.stop_gradient(out[1]), x.dtype)
+        return (ops.div(ops.mul(dout[0], mask), self.keep_prob),)
 
 
 class Dropout(_DropoutBase):

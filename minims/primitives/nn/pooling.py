@@ -178,6 +178,8 @@ class MaxPool(_PoolBase):
     window in row-major order, as MindSpore and PyTorch do on ties.
     """
 
+    fast_kernel = "pooling.max_pool"
+
     def __call__(self, x):
         self._check_input(x)
         return bind(self, x)
@@ -202,6 +204,8 @@ class MaxPoolGrad(_PoolBase):
     constant in ``x``), so ``x`` and ``origin_output`` get no gradient.
     """
 
+    fast_kernel = "pooling.max_pool_grad"
+
     def __call__(self, x, origin_output, grad):
         self._check_grad_args(x, origin_output, grad)
         return bind(self, x, origin_output, grad)
@@ -221,6 +225,8 @@ class MaxPoolGrad(_PoolBase):
 class MaxPoolGradGrad(_PoolBase):
     """``MaxPoolGradGrad(...)(x, origin_output, grad)``: ``grad`` (shaped like ``x``) read at the first
     maximum of every window of ``x``; the adjoint of ``MaxPoolGrad``."""
+
+    fast_kernel = "pooling.max_pool_grad_grad"
 
     def __call__(self, x, origin_output, grad):
         self._check_input(x)
@@ -269,6 +275,8 @@ class AvgPool(_PoolBase):
     With "same", padded positions are not counted in the mean (MindSpore's behaviour).
     """
 
+    fast_kernel = "pooling.avg_pool"
+
     def __call__(self, x):
         self._check_input(x)
         if not x.dtype.is_float:
@@ -290,6 +298,8 @@ class AvgPool(_PoolBase):
 class AvgPoolGrad(_PoolBase):
     """``AvgPoolGrad(...)(x, origin_output, grad)``: each window's ``grad / count`` spread over the
     window (the transpose of AvgPool; only ``x``'s shape is used).  Its gradient is AvgPool."""
+
+    fast_kernel = "pooling.avg_pool_grad"
 
     def __call__(self, x, origin_output, grad):
         self._check_grad_args(x, origin_output, grad)

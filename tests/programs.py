@@ -39,7 +39,8 @@ removes them), ``program.variant("reference")`` (each custom rule or hook re-exp
 ``program.frozen_at(args)`` (a function whose *true* derivative at ``args`` is what the rules say,
 for finite differences).
 
-This module needs Hypothesis (a test dependency); importing ``minims.testing`` does not import it.
+Test support (it needs Hypothesis), kept beside the tests that use it, as minitorch keeps its
+strategies in ``tests/strategies.py``.
 """
 from __future__ import annotations
 
@@ -49,11 +50,8 @@ import numpy as np
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
-from .. import nn
-from .. import ops
-from ..common.parameter import Parameter
-from ..primitives import nn as P
-from ..tensor import Tensor
+from minims import Parameter, Tensor, nn, ops
+from minims.primitives import nn as P
 
 __all__ = ["Space", "Meta", "Step", "Special", "Program", "ProgramCell", "programs", "with_weights",
            "near_a_kink", "BASIC", "MODES", "GRADS", "SPECIAL", "FAST", "SYMBOLIC",
@@ -526,6 +524,11 @@ class _Draw:
             return None
         return cands[len(cands) - 1 - self.draw(st.integers(0, len(cands) - 1))]
 
+    def image_operand(self):
+        """``(index, Meta)`` of an earlier 4-D (NCHW) value, or ``(None, None)``."""
+        i = self.operand(ndim=(4,))
+        return (None, None) if i is None else (i, self.metas[i])
+
     def shape_of(self, fn, operands):
         """The shape of a line's result, by running it once on ones (exact, whatever the op)."""
         probes = []
@@ -538,178 +541,212 @@ class _Draw:
         return tuple(out.shape)
 
 
-def _draw_step(d: _Draw, kind):
-    """A line of ``kind`` on earlier values: ``(Step, Meta)``, or None when none fits."""
-    draw, metas, space = d.draw, d.metas, d.space
-    if kind == "unary":
-        name = draw(st.sampled_from(sorted(UNARY_OPS)))
-        fn, positive, rule = UNARY_OPS[name]
-        i = d.operand(positive)
-        if i is None:
-            return None
-        out = rule(metas[i].bound, metas[i].lo)
-        return out and (Step(f"ops.{name}(v{i})", fn, [i], UNARY_KINKS.get(name)),
-                        Meta(metas[i].shape, *out))
-    if kind == "binary":
-        name = draw(st.sampled_from(sorted(BINARY_OPS)))
-        fn, second_pos, first_pos, rule = BINARY_OPS[name]
-        mixed = space.ints and name in INT_BINARY and draw(st.booleans())
-        i = d.operand(first_pos, kind=None if mixed else "f")
-        j = d.operand(second_pos, kind=None if mixed else "f")
-        if i is None or j is None:
-            return None
-        try:
-            shape = tuple(np.broadcast_shapes(metas[i].shape, metas[j].shape))
-        except ValueError:
-            return None
-        out = rule(metas[i], metas[j])
-        kind_out = "i" if metas[i].kind == metas[j].kind == "i" else "f"
-        return out and (Step(f"ops.{name}(v{i}, v{j})", fn, [i, j], BINARY_KINKS.get(name)),
-                        Meta(shape, *out, kind=kind_out))
-    if kind == "int":                   # integer arithmetic, then (sometimes) into the float world
-        i = d.operand(kind="i")
-        if i is None:
-            return None
-        m = metas[i]
-        choice = draw(st.sampled_from(["neg", "abs", "square", "sum", "cast", "cast", "mix"]))
-        if choice in ("neg", "abs", "square"):
-            fn = getattr(ops, choice)
-            lo = m.lo if choice != "neg" else None
-            return Step(f"ops.{choice}(v{i})", fn, [i]), Meta(m.shape, m.bound ** (2 if choice == "square" else 1),
-                                                             lo and lo ** (2 if choice == "square" else 1), "i")
-        if choice == "sum":
-            n = int(np.prod(m.shape))
-            return Step(f"ops.ReduceSum()(v{i}, ())", lambda a: ops.ReduceSum()(a, ()), [i]), \
-                Meta((), m.bound * n, m.lo and m.lo * n, "i")
-        if choice == "cast":
-            dt = d.dtype
-            return Step(f"ops.cast(v{i}, ms.{dt})", lambda a, dt=dt: ops.cast(a, dt), [i]), \
-                Meta(m.shape, m.bound, m.lo, "f")
-        j = d.operand(kind="f")         # mix: an integer times a float value (promotion)
-        if j is None:
-            return None
-        try:
-            shape = tuple(np.broadcast_shapes(m.shape, metas[j].shape))
-        except ValueError:
-            return None
-        return Step(f"ops.mul(v{i}, v{j})", ops.mul, [i, j]), Meta(shape, m.bound * metas[j].bound)
-    if kind == "scalar":
-        name = draw(st.sampled_from(["add", "mul", "sub"]))
-        c, first = draw(st.sampled_from(SCALARS)), draw(st.booleans())
-        i = d.operand()
-        if i is None:
-            return None
-        m = metas[i]
-        fn = BINARY_OPS[name][0]
-        if name == "mul":
-            bound, lo = m.bound * abs(c), (m.lo * c if m.lo and c > 0 else None)
-        else:
-            bound, lo = m.bound + abs(c), (m.lo + c if name == "add" and m.lo and c > 0 else None)
-        text = f"ops.{name}({c}, v{i})" if first else f"ops.{name}(v{i}, {c})"
-        call = (lambda a, fn=fn, c=c: fn(c, a)) if first else (lambda a, fn=fn, c=c: fn(a, c))
-        return Step(text, call, [i]), Meta(m.shape, bound, None if first and name == "sub" else lo)
-    if kind == "reduce":
-        name = draw(st.sampled_from(sorted(REDUCTIONS)))
-        i = d.operand()
-        if i is None:
-            return None
-        m = metas[i]
-        nd = len(m.shape)
-        axis = draw(st.one_of(st.just(()), st.integers(-nd, nd - 1) if nd else st.just(()),
-                              st.lists(st.integers(0, max(nd - 1, 0)), unique=True, max_size=nd).map(tuple)))
-        keep = draw(st.booleans())
-        axes = range(nd) if axis == () else ([axis % nd] if isinstance(axis, int) else axis)
-        count = int(np.prod([m.shape[a] for a in axes])) if nd else 1
-        shape = tuple(1 if k in axes else s for k, s in enumerate(m.shape)) if keep else \
-            tuple(s for k, s in enumerate(m.shape) if k not in axes)
-        bound = m.bound * count if name == "sum" else m.bound
-        lo = (m.lo * (count if name == "sum" else 1)) if m.lo else None
-        cls = REDUCTIONS[name]
-        step = Step(f"ops.{cls.__name__}(keep_dims={keep})(v{i}, {axis!r})",
-                    lambda a, cls=cls, keep=keep, axis=axis: cls(keep)(a, axis), [i],
-                    _argmax_over(axis) if name == "max" else None)
-        return step, Meta(shape, bound, lo)
-    if kind == "matmul":
-        pairs = [(i, j) for i in range(len(metas)) for j in range(len(metas))
-                 if metas[i].kind == metas[j].kind == "f"
-                 and len(metas[i].shape) in (1, 2) and len(metas[j].shape) in (1, 2)
-                 and metas[i].shape[-1] == metas[j].shape[0]]
-        if not pairs:
-            return None
-        i, j = draw(st.sampled_from(pairs))
-        a, b = metas[i].shape, metas[j].shape
-        return (Step(f"ops.matmul(v{i}, v{j})", ops.matmul, [i, j]),
-                Meta(a[:-1] + b[1:], a[-1] * metas[i].bound * metas[j].bound))
-    if kind == "reshape":
-        i = d.operand()
-        if i is None:
-            return None
-        m = metas[i]
-        size = int(np.prod(m.shape))
-        target = draw(st.sampled_from([(size,), (1, size), (size, 1), m.shape[::-1], (-1,)]))
-        shape = (size,) if target == (-1,) else target
-        return (Step(f"ops.reshape(v{i}, {target!r})", lambda a, t=target: ops.reshape(a, t), [i]),
-                Meta(shape, m.bound, m.lo))
-    if kind == "transpose":
-        i = d.operand()
-        if i is None:
-            return None
-        m = metas[i]
-        perm = tuple(draw(st.permutations(range(len(m.shape)))))
-        return (Step(f"ops.transpose(v{i}, {perm!r})", lambda a, p=perm: ops.transpose(a, p), [i]),
-                Meta(tuple(m.shape[p] for p in perm), m.bound, m.lo))
-    if kind == "select":
-        cmp = draw(st.sampled_from(sorted(COMPARISONS)))
-        i, j = d.operand(kind=None), d.operand(kind=None)       # the comparison may be on integers
-        k, l = d.operand(), d.operand()
-        if None in (i, j, k, l):
-            return None
-        try:
-            shape = tuple(np.broadcast_shapes(*(metas[q].shape for q in (i, j, k, l))))
-        except ValueError:
-            return None
-        x, y = metas[k], metas[l]
-        lo = min(x.lo, y.lo) if x.lo and y.lo else None
-        return (Step(f"ops.select(ops.{cmp}(v{i}, v{j}), v{k}, v{l})",
-                     lambda a, b, c, e, cmp=COMPARISONS[cmp]: ops.select(cmp(a, b), c, e), [i, j, k, l],
-                     lambda a, b, c, e, cmp=cmp: getattr(np, {"gt": "greater", "lt": "less",
-                                                               "ge": "greater_equal"}[cmp])(a, b)),
-                Meta(shape, max(x.bound, y.bound), lo))
-    if kind == "softmax":
-        i = d.operand(ndim=(1, 2, 3, 4))
-        if i is None:
-            return None
-        m = metas[i]
-        axis = draw(st.integers(-len(m.shape), len(m.shape) - 1))
-        count = m.shape[axis]
-        if draw(st.booleans()):
-            return (Step(f"ops.softmax(v{i}, {axis})", lambda a, ax=axis: ops.softmax(a, ax), [i]),
-                    Meta(m.shape, 1.0, np.exp(-2 * m.bound) / count))
-        return (Step(f"ops.log_softmax(v{i}, {axis})", lambda a, ax=axis: ops.log_softmax(a, ax), [i]),
-                Meta(m.shape, 2 * m.bound + np.log(count)))
-    if kind == "inner_grad":             # a gradient inside the program, closing over another value
-        name = draw(st.sampled_from(sorted(INNER)))
-        g, gprime = INNER[name]
-        i, j = d.operand(), d.operand()
-        if i is None or j is None:
-            return None
-        try:
-            np.broadcast_shapes(metas[i].shape, metas[j].shape)
-        except ValueError:
-            return None
-        deriv = gprime(metas[i].bound * metas[j].bound)
-        if deriv is None:
-            return None
+def _draw_unary(d: _Draw):
+    """An elementwise function of one earlier value (its domain respected)."""
+    draw, metas = d.draw, d.metas
+    name = draw(st.sampled_from(sorted(UNARY_OPS)))
+    fn, positive, rule = UNARY_OPS[name]
+    i = d.operand(positive)
+    if i is None:
+        return None
+    out = rule(metas[i].bound, metas[i].lo)
+    return out and (Step(f"ops.{name}(v{i})", fn, [i], UNARY_KINKS.get(name)),
+                    Meta(metas[i].shape, *out))
 
-        def inner(t, c, g=g):
-            return ops.grad(lambda s: ops.sum(g(ops.mul(s, c))))(t)
-        return (Step(f"ops.grad(lambda t: ops.sum(ops.{name}(ops.mul(t, v{j}))))(v{i})", inner, [i, j]),
-                Meta(metas[i].shape, deriv * metas[j].bound * int(np.prod(metas[j].shape) or 1)))
-    if kind == "special":
-        return _draw_special(d)
-    if kind in ("conv", "pool", "batchnorm", "flatten", "dense", "xent"):
-        return _draw_layer(d, kind)
-    raise ValueError(kind)
+
+def _draw_binary(d: _Draw):
+    """An elementwise function of two earlier values, with broadcasting (and int/float mixing)."""
+    draw, metas, space = d.draw, d.metas, d.space
+    name = draw(st.sampled_from(sorted(BINARY_OPS)))
+    fn, second_pos, first_pos, rule = BINARY_OPS[name]
+    mixed = space.ints and name in INT_BINARY and draw(st.booleans())
+    i = d.operand(first_pos, kind=None if mixed else "f")
+    j = d.operand(second_pos, kind=None if mixed else "f")
+    if i is None or j is None:
+        return None
+    try:
+        shape = tuple(np.broadcast_shapes(metas[i].shape, metas[j].shape))
+    except ValueError:
+        return None
+    out = rule(metas[i], metas[j])
+    kind_out = "i" if metas[i].kind == metas[j].kind == "i" else "f"
+    return out and (Step(f"ops.{name}(v{i}, v{j})", fn, [i, j], BINARY_KINKS.get(name)),
+                    Meta(shape, *out, kind=kind_out))
+
+
+def _draw_int(d: _Draw):
+    """Integer arithmetic, then (sometimes) into the float world."""
+    draw, metas = d.draw, d.metas
+    i = d.operand(kind="i")
+    if i is None:
+        return None
+    m = metas[i]
+    choice = draw(st.sampled_from(["neg", "abs", "square", "sum", "cast", "cast", "mix"]))
+    if choice in ("neg", "abs", "square"):
+        fn = getattr(ops, choice)
+        lo = m.lo if choice != "neg" else None
+        return Step(f"ops.{choice}(v{i})", fn, [i]), Meta(m.shape, m.bound ** (2 if choice == "square" else 1),
+                                                         lo and lo ** (2 if choice == "square" else 1), "i")
+    if choice == "sum":
+        n = int(np.prod(m.shape))
+        return Step(f"ops.ReduceSum()(v{i}, ())", lambda a: ops.ReduceSum()(a, ()), [i]), \
+            Meta((), m.bound * n, m.lo and m.lo * n, "i")
+    if choice == "cast":
+        dt = d.dtype
+        return Step(f"ops.cast(v{i}, ms.{dt})", lambda a, dt=dt: ops.cast(a, dt), [i]), \
+            Meta(m.shape, m.bound, m.lo, "f")
+    j = d.operand(kind="f")         # mix: an integer times a float value (promotion)
+    if j is None:
+        return None
+    try:
+        shape = tuple(np.broadcast_shapes(m.shape, metas[j].shape))
+    except ValueError:
+        return None
+    return Step(f"ops.mul(v{i}, v{j})", ops.mul, [i, j]), Meta(shape, m.bound * metas[j].bound)
+
+
+def _draw_scalar(d: _Draw):
+    """An earlier value combined with a Python number (a weak constant)."""
+    draw, metas = d.draw, d.metas
+    name = draw(st.sampled_from(["add", "mul", "sub"]))
+    c, first = draw(st.sampled_from(SCALARS)), draw(st.booleans())
+    i = d.operand()
+    if i is None:
+        return None
+    m = metas[i]
+    fn = BINARY_OPS[name][0]
+    if name == "mul":
+        bound, lo = m.bound * abs(c), (m.lo * c if m.lo and c > 0 else None)
+    else:
+        bound, lo = m.bound + abs(c), (m.lo + c if name == "add" and m.lo and c > 0 else None)
+    text = f"ops.{name}({c}, v{i})" if first else f"ops.{name}(v{i}, {c})"
+    call = (lambda a, fn=fn, c=c: fn(c, a)) if first else (lambda a, fn=fn, c=c: fn(a, c))
+    return Step(text, call, [i]), Meta(m.shape, bound, None if first and name == "sub" else lo)
+
+
+def _draw_reduce(d: _Draw):
+    """A sum, mean or max over some axes, keeping them or not."""
+    draw, metas = d.draw, d.metas
+    name = draw(st.sampled_from(sorted(REDUCTIONS)))
+    i = d.operand()
+    if i is None:
+        return None
+    m = metas[i]
+    nd = len(m.shape)
+    axis = draw(st.one_of(st.just(()), st.integers(-nd, nd - 1) if nd else st.just(()),
+                          st.lists(st.integers(0, max(nd - 1, 0)), unique=True, max_size=nd).map(tuple)))
+    keep = draw(st.booleans())
+    axes = range(nd) if axis == () else ([axis % nd] if isinstance(axis, int) else axis)
+    count = int(np.prod([m.shape[a] for a in axes])) if nd else 1
+    shape = tuple(1 if k in axes else s for k, s in enumerate(m.shape)) if keep else \
+        tuple(s for k, s in enumerate(m.shape) if k not in axes)
+    bound = m.bound * count if name == "sum" else m.bound
+    lo = (m.lo * (count if name == "sum" else 1)) if m.lo else None
+    cls = REDUCTIONS[name]
+    step = Step(f"ops.{cls.__name__}(keep_dims={keep})(v{i}, {axis!r})",
+                lambda a, cls=cls, keep=keep, axis=axis: cls(keep)(a, axis), [i],
+                _argmax_over(axis) if name == "max" else None)
+    return step, Meta(shape, bound, lo)
+
+
+def _draw_matmul(d: _Draw):
+    """A matrix (or vector) product of two earlier values whose shapes fit."""
+    draw, metas = d.draw, d.metas
+    pairs = [(i, j) for i in range(len(metas)) for j in range(len(metas))
+             if metas[i].kind == metas[j].kind == "f"
+             and len(metas[i].shape) in (1, 2) and len(metas[j].shape) in (1, 2)
+             and metas[i].shape[-1] == metas[j].shape[0]]
+    if not pairs:
+        return None
+    i, j = draw(st.sampled_from(pairs))
+    a, b = metas[i].shape, metas[j].shape
+    return (Step(f"ops.matmul(v{i}, v{j})", ops.matmul, [i, j]),
+            Meta(a[:-1] + b[1:], a[-1] * metas[i].bound * metas[j].bound))
+
+
+def _draw_reshape(d: _Draw):
+    """An earlier value reshaped."""
+    draw, metas = d.draw, d.metas
+    i = d.operand()
+    if i is None:
+        return None
+    m = metas[i]
+    size = int(np.prod(m.shape))
+    target = draw(st.sampled_from([(size,), (1, size), (size, 1), m.shape[::-1], (-1,)]))
+    shape = (size,) if target == (-1,) else target
+    return (Step(f"ops.reshape(v{i}, {target!r})", lambda a, t=target: ops.reshape(a, t), [i]),
+            Meta(shape, m.bound, m.lo))
+
+
+def _draw_transpose(d: _Draw):
+    """An earlier value with its axes permuted."""
+    draw, metas = d.draw, d.metas
+    i = d.operand()
+    if i is None:
+        return None
+    m = metas[i]
+    perm = tuple(draw(st.permutations(range(len(m.shape)))))
+    return (Step(f"ops.transpose(v{i}, {perm!r})", lambda a, p=perm: ops.transpose(a, p), [i]),
+            Meta(tuple(m.shape[p] for p in perm), m.bound, m.lo))
+
+
+def _draw_select(d: _Draw):
+    """``select(cmp(a, b), x, y)`` on earlier values."""
+    draw, metas = d.draw, d.metas
+    cmp = draw(st.sampled_from(sorted(COMPARISONS)))
+    i, j = d.operand(kind=None), d.operand(kind=None)       # the comparison may be on integers
+    k, l = d.operand(), d.operand()
+    if None in (i, j, k, l):
+        return None
+    try:
+        shape = tuple(np.broadcast_shapes(*(metas[q].shape for q in (i, j, k, l))))
+    except ValueError:
+        return None
+    x, y = metas[k], metas[l]
+    lo = min(x.lo, y.lo) if x.lo and y.lo else None
+    return (Step(f"ops.select(ops.{cmp}(v{i}, v{j}), v{k}, v{l})",
+                 lambda a, b, c, e, cmp=COMPARISONS[cmp]: ops.select(cmp(a, b), c, e), [i, j, k, l],
+                 lambda a, b, c, e, cmp=cmp: getattr(np, {"gt": "greater", "lt": "less",
+                                                           "ge": "greater_equal"}[cmp])(a, b)),
+            Meta(shape, max(x.bound, y.bound), lo))
+
+
+def _draw_softmax(d: _Draw):
+    """``softmax`` or ``log_softmax`` along one axis."""
+    draw, metas = d.draw, d.metas
+    i = d.operand(ndim=(1, 2, 3, 4))
+    if i is None:
+        return None
+    m = metas[i]
+    axis = draw(st.integers(-len(m.shape), len(m.shape) - 1))
+    count = m.shape[axis]
+    if draw(st.booleans()):
+        return (Step(f"ops.softmax(v{i}, {axis})", lambda a, ax=axis: ops.softmax(a, ax), [i]),
+                Meta(m.shape, 1.0, np.exp(-2 * m.bound) / count))
+    return (Step(f"ops.log_softmax(v{i}, {axis})", lambda a, ax=axis: ops.log_softmax(a, ax), [i]),
+            Meta(m.shape, 2 * m.bound + np.log(count)))
+
+
+def _draw_inner_grad(d: _Draw):
+    """A gradient inside the program, closing over another value."""
+    draw, metas = d.draw, d.metas
+    name = draw(st.sampled_from(sorted(INNER)))
+    g, gprime = INNER[name]
+    i, j = d.operand(), d.operand()
+    if i is None or j is None:
+        return None
+    try:
+        np.broadcast_shapes(metas[i].shape, metas[j].shape)
+    except ValueError:
+        return None
+    deriv = gprime(metas[i].bound * metas[j].bound)
+    if deriv is None:
+        return None
+
+    def inner(t, c, g=g):
+        return ops.grad(lambda s: ops.sum(g(ops.mul(s, c))))(t)
+    return (Step(f"ops.grad(lambda t: ops.sum(ops.{name}(ops.mul(t, v{j}))))(v{i})", inner, [i, j]),
+            Meta(metas[i].shape, deriv * metas[j].bound * int(np.prod(metas[j].shape) or 1)))
 
 
 def _draw_special(d: _Draw):
@@ -767,131 +804,173 @@ def _weight(d: _Draw, shape, bound, low=None, lo=None):
     return d.add_input(Meta(shape, bound, lo), -bound if low is None else low, bound)
 
 
-def _draw_layer(d: _Draw, kind):
-    """Neural-network lines: convolution, pooling, batch norm, flatten, dense, cross-entropy."""
+def _draw_dense(d: _Draw):
+    """A dense layer (new weight inputs) on a 2-D value."""
     draw, metas = d.draw, d.metas
-    if kind == "dense":
-        i = d.operand(ndim=(2,))
-        if i is None:
-            return None
-        n, k = metas[i].shape
-        out = draw(st.integers(1, 4))
-        w = _weight(d, (out, k), 1.0)
-        has_bias = draw(st.booleans())
-        b = _weight(d, (out,), 1.0) if has_bias else None
-        matmul = ops.MatMul(transpose_b=True)
-        if has_bias:
-            fn, text, operands = (lambda x, w_, b_: ops.add(matmul(x, w_), b_),
-                                  f"ops.add(ops.MatMul(transpose_b=True)(v{i}, v{w}), v{b})", [i, w, b])
-        else:
-            fn, text, operands = matmul, f"ops.MatMul(transpose_b=True)(v{i}, v{w})", [i, w]
-        return Step(text, fn, operands), Meta((n, out), k * metas[i].bound + (1.0 if has_bias else 0.0))
-    if kind == "flatten":
-        i = d.operand(ndim=(3, 4))
-        if i is None:
-            return None
-        m = metas[i]
-        return Step(f"ops.flatten(v{i})", ops.flatten, [i]), Meta((m.shape[0], int(np.prod(m.shape[1:]))),
-                                                                  m.bound, m.lo)
-    if kind == "xent":
-        i = d.operand(ndim=(2,), pred=lambda m: m.shape[1] >= 2)
-        if i is None:
-            return None
-        n, c = metas[i].shape
-        if draw(st.booleans()):
-            labels = d.add_input(Meta((n,), c - 1, None, "i"), 0, c - 1)
-            prim = P.SparseSoftmaxCrossEntropyWithLogits()
-            return (Step(f"P.SparseSoftmaxCrossEntropyWithLogits()(v{i}, v{labels})", prim, [i, labels],
-                         tags=("fast", "nosym")),
-                    Meta((), metas[i].bound * 2 + np.log(c)))
-        rows = np.asarray(draw(st.lists(st.lists(st.integers(1, 4), min_size=c, max_size=c),
-                                        min_size=n, max_size=n)), dtype=np.float64)
-        labels = rows / rows.sum(axis=1, keepdims=True)           # each row a distribution
-        which = draw(st.sampled_from([0, 0, 1]))                   # the loss, or the logits' gradient
-        prim = P.SoftmaxCrossEntropyWithLogits()
+    i = d.operand(ndim=(2,))
+    if i is None:
+        return None
+    n, k = metas[i].shape
+    out = draw(st.integers(1, 4))
+    w = _weight(d, (out, k), 1.0)
+    has_bias = draw(st.booleans())
+    b = _weight(d, (out,), 1.0) if has_bias else None
+    matmul = ops.MatMul(transpose_b=True)
+    if has_bias:
+        fn, text, operands = (lambda x, w_, b_: ops.add(matmul(x, w_), b_),
+                              f"ops.add(ops.MatMul(transpose_b=True)(v{i}, v{w}), v{b})", [i, w, b])
+    else:
+        fn, text, operands = matmul, f"ops.MatMul(transpose_b=True)(v{i}, v{w})", [i, w]
+    return Step(text, fn, operands), Meta((n, out), k * metas[i].bound + (1.0 if has_bias else 0.0))
 
-        def xent(x, labels=labels, which=which):
-            return prim(x, ops.cast(Tensor(labels), x.dtype))[which]
-        text = (f"P.SoftmaxCrossEntropyWithLogits()(v{i}, ops.cast(Tensor(np.array({labels.tolist()!r})), "
-                f"v{i}.dtype))[{which}]")
-        return (Step(text, xent, [i], tags=("fast", "nosym")),
-                Meta((n,) if which == 0 else (n, c), metas[i].bound * 2 + np.log(c) if which == 0 else 1.0))
-    i = d.operand(ndim=(4,))
+
+def _draw_flatten(d: _Draw):
+    """A 3-D or 4-D value flattened to 2-D."""
+    metas = d.metas
+    i = d.operand(ndim=(3, 4))
     if i is None:
         return None
     m = metas[i]
+    return Step(f"ops.flatten(v{i})", ops.flatten, [i]), Meta((m.shape[0], int(np.prod(m.shape[1:]))),
+                                                              m.bound, m.lo)
+
+
+def _draw_xent(d: _Draw):
+    """A softmax cross-entropy (sparse labels, or distributions) on 2-D logits."""
+    draw, metas = d.draw, d.metas
+    i = d.operand(ndim=(2,), pred=lambda m: m.shape[1] >= 2)
+    if i is None:
+        return None
+    n, c = metas[i].shape
+    if draw(st.booleans()):
+        labels = d.add_input(Meta((n,), c - 1, None, "i"), 0, c - 1)
+        prim = P.SparseSoftmaxCrossEntropyWithLogits()
+        return (Step(f"P.SparseSoftmaxCrossEntropyWithLogits()(v{i}, v{labels})", prim, [i, labels],
+                     tags=("fast", "nosym")),
+                Meta((), metas[i].bound * 2 + np.log(c)))
+    rows = np.asarray(draw(st.lists(st.lists(st.integers(1, 4), min_size=c, max_size=c),
+                                    min_size=n, max_size=n)), dtype=np.float64)
+    labels = rows / rows.sum(axis=1, keepdims=True)           # each row a distribution
+    which = draw(st.sampled_from([0, 0, 1]))                   # the loss, or the logits' gradient
+    prim = P.SoftmaxCrossEntropyWithLogits()
+
+    def xent(x, labels=labels, which=which):
+        return prim(x, ops.cast(Tensor(labels), x.dtype))[which]
+    text = (f"P.SoftmaxCrossEntropyWithLogits()(v{i}, ops.cast(Tensor(np.array({labels.tolist()!r})), "
+            f"v{i}.dtype))[{which}]")
+    return (Step(text, xent, [i], tags=("fast", "nosym")),
+            Meta((n,) if which == 0 else (n, c), metas[i].bound * 2 + np.log(c) if which == 0 else 1.0))
+
+
+def _draw_conv(d: _Draw):
+    """A convolution (new weight inputs) on an NCHW value."""
+    draw = d.draw
+    i, m = d.image_operand()
+    if i is None:
+        return None
     n, c, h, w = m.shape
-    if kind == "conv":
-        group = draw(st.sampled_from([1, 2])) if c % 2 == 0 else 1
-        o = group * draw(st.integers(1, 2))
-        k = (draw(st.integers(1, 3)), draw(st.integers(1, 3)))
-        stride = (draw(st.integers(1, 2)), draw(st.integers(1, 2)))
-        dilation = (draw(st.integers(1, 2)), draw(st.integers(1, 2)))
-        mode = draw(st.sampled_from(["valid", "same", "pad"]))
-        pad = tuple(draw(st.integers(0, 2)) for _ in range(4)) if mode == "pad" else 0
-        if any((kk - 1) * dd + 1 > size + (sum(pad[2 * a:2 * a + 2]) if mode == "pad" else 0)
-               for a, (kk, dd, size) in enumerate(zip(k, dilation, (h, w)))) and mode != "same":
-            return None
-        wt = _weight(d, (o, c // group) + k, 1.0)
-        has_bias = draw(st.booleans())
-        b = _weight(d, (o,), 1.0) if has_bias else None
+    group = draw(st.sampled_from([1, 2])) if c % 2 == 0 else 1
+    o = group * draw(st.integers(1, 2))
+    k = (draw(st.integers(1, 3)), draw(st.integers(1, 3)))
+    stride = (draw(st.integers(1, 2)), draw(st.integers(1, 2)))
+    dilation = (draw(st.integers(1, 2)), draw(st.integers(1, 2)))
+    mode = draw(st.sampled_from(["valid", "same", "pad"]))
+    pad = tuple(draw(st.integers(0, 2)) for _ in range(4)) if mode == "pad" else 0
+    if any((kk - 1) * dd + 1 > size + (sum(pad[2 * a:2 * a + 2]) if mode == "pad" else 0)
+           for a, (kk, dd, size) in enumerate(zip(k, dilation, (h, w)))) and mode != "same":
+        return None
+    wt = _weight(d, (o, c // group) + k, 1.0)
+    has_bias = draw(st.booleans())
+    b = _weight(d, (o,), 1.0) if has_bias else None
 
-        def conv(x, wt_, *bias, stride=stride, mode=mode, pad=pad, dilation=dilation, group=group):
-            return ops.conv2d(x, wt_, bias[0] if bias else None, stride, mode, pad, dilation, group)
-        args_text = f"{stride}, {mode!r}, {pad!r}, {dilation}, {group}"
-        text = f"ops.conv2d(v{i}, v{wt}, {f'v{b}' if has_bias else None}, {args_text})"
-        operands = [i, wt] + ([b] if has_bias else [])
-        try:
-            shape = d.shape_of(conv, operands)
-        except ValueError:
-            return None
-        if 0 in shape:
-            return None
-        fan = (c // group) * k[0] * k[1]
-        return Step(text, conv, operands, tags=("fast", "nosym")), Meta(shape, fan * m.bound + 1.0)
-    if kind == "pool":
-        k = (draw(st.integers(1, 3)), draw(st.integers(1, 3)))
-        stride = (draw(st.integers(1, 3)), draw(st.integers(1, 2)))
-        is_max = draw(st.booleans())
-        if draw(st.integers(0, 3)) == 0:           # MindSpore's constructor: pad_mode valid / same
-            mode = draw(st.sampled_from(["valid", "same"]))
-            pool = (P.MaxPool if is_max else P.AvgPool)(k, stride, mode)
-            text = f"P.{'MaxPool' if is_max else 'AvgPool'}({k}, {stride}, {mode!r})(v{i})"
+    def conv(x, wt_, *bias, stride=stride, mode=mode, pad=pad, dilation=dilation, group=group):
+        return ops.conv2d(x, wt_, bias[0] if bias else None, stride, mode, pad, dilation, group)
+    args_text = f"{stride}, {mode!r}, {pad!r}, {dilation}, {group}"
+    text = f"ops.conv2d(v{i}, v{wt}, {f'v{b}' if has_bias else None}, {args_text})"
+    operands = [i, wt] + ([b] if has_bias else [])
+    try:
+        shape = d.shape_of(conv, operands)
+    except ValueError:
+        return None
+    if 0 in shape:
+        return None
+    fan = (c // group) * k[0] * k[1]
+    return Step(text, conv, operands, tags=("fast", "nosym")), Meta(shape, fan * m.bound + 1.0)
+
+
+def _draw_pool(d: _Draw):
+    """Max or average pooling on an NCHW value."""
+    draw = d.draw
+    i, m = d.image_operand()
+    if i is None:
+        return None
+    n, c, h, w = m.shape
+    k = (draw(st.integers(1, 3)), draw(st.integers(1, 3)))
+    stride = (draw(st.integers(1, 3)), draw(st.integers(1, 2)))
+    is_max = draw(st.booleans())
+    if draw(st.integers(0, 3)) == 0:           # MindSpore's constructor: pad_mode valid / same
+        mode = draw(st.sampled_from(["valid", "same"]))
+        pool = (P.MaxPool if is_max else P.AvgPool)(k, stride, mode)
+        text = f"P.{'MaxPool' if is_max else 'AvgPool'}({k}, {stride}, {mode!r})(v{i})"
+    else:
+        pads = tuple(draw(st.integers(0, kk // 2)) for kk in (k[0], k[0], k[1], k[1]))
+        ceil = draw(st.booleans())
+        if is_max:
+            dil = (draw(st.integers(1, 2)), draw(st.integers(1, 2)))
+            pool = P.MaxPool._configured(k, stride, pads, dil, ceil)
+            text = f"P.MaxPool._configured({k}, {stride}, {pads}, {dil}, {ceil})(v{i})"
         else:
-            pads = tuple(draw(st.integers(0, kk // 2)) for kk in (k[0], k[0], k[1], k[1]))
-            ceil = draw(st.booleans())
-            if is_max:
-                dil = (draw(st.integers(1, 2)), draw(st.integers(1, 2)))
-                pool = P.MaxPool._configured(k, stride, pads, dil, ceil)
-                text = f"P.MaxPool._configured({k}, {stride}, {pads}, {dil}, {ceil})(v{i})"
-            else:
-                include, divisor = draw(st.booleans()), draw(st.sampled_from([0, 0, 3]))
-                pool = P.AvgPool._configured(k, stride, pads, (1, 1), ceil, include, divisor)
-                text = f"P.AvgPool._configured({k}, {stride}, {pads}, (1, 1), {ceil}, {include}, {divisor})(v{i})"
-        try:
-            shape = d.shape_of(pool, [i])
-        except ValueError:
-            return None
-        decision = (lambda x, pool=pool: pool._argmax(np.asarray(x))[0]) if is_max else None
-        bound = m.bound * (k[0] * k[1] / 3 if not is_max else 1)         # divisor_override=3 may enlarge
-        return Step(text, pool, [i], decision, tags=("fast", "nosym")), Meta(shape, bound, m.lo if is_max else None)
-    if kind == "batchnorm":
-        training = draw(st.booleans()) and n * h * w >= 2
-        eps = draw(st.sampled_from([1e-5, 1e-3, 0.1]))
-        scale = _weight(d, (c,), 1.5, low=0.5, lo=0.5)
-        bias = _weight(d, (c,), 1.0)
-        mean = np.asarray(draw(st.lists(st.sampled_from([-0.5, 0.0, 0.25, 1.0]), min_size=c, max_size=c)))
-        var = np.asarray(draw(st.lists(st.sampled_from([0.5, 1.0, 2.0]), min_size=c, max_size=c)))
-        prim = P.BatchNorm(training, eps)
+            include, divisor = draw(st.booleans()), draw(st.sampled_from([0, 0, 3]))
+            pool = P.AvgPool._configured(k, stride, pads, (1, 1), ceil, include, divisor)
+            text = f"P.AvgPool._configured({k}, {stride}, {pads}, (1, 1), {ceil}, {include}, {divisor})(v{i})"
+    try:
+        shape = d.shape_of(pool, [i])
+    except ValueError:
+        return None
+    decision = (lambda x, pool=pool: pool._argmax(np.asarray(x))[0]) if is_max else None
+    bound = m.bound * (k[0] * k[1] / 3 if not is_max else 1)         # divisor_override=3 may enlarge
+    return Step(text, pool, [i], decision, tags=("fast", "nosym")), Meta(shape, bound, m.lo if is_max else None)
 
-        def bn(x, s, b, mean=mean, var=var):
-            return prim(x, s, b, ops.cast(Tensor(mean), x.dtype), ops.cast(Tensor(var), x.dtype))[0]
-        text = (f"P.BatchNorm({training}, {eps})(v{i}, v{scale}, v{bias}, "
-                f"ops.cast(Tensor(np.array({mean.tolist()!r})), v{i}.dtype), "
-                f"ops.cast(Tensor(np.array({var.tolist()!r})), v{i}.dtype))[0]")
-        bound = (1.5 * np.sqrt(n * h * w) if training else 1.5 * (m.bound + 1) / np.sqrt(0.5)) + 1.0
-        return Step(text, bn, [i, scale, bias], tags=("fast", "nosym")), Meta(m.shape, bound)
-    raise ValueError(kind)
+
+def _draw_batchnorm(d: _Draw):
+    """Batch normalisation (new scale and bias inputs) on an NCHW value."""
+    draw = d.draw
+    i, m = d.image_operand()
+    if i is None:
+        return None
+    n, c, h, w = m.shape
+    training = draw(st.booleans()) and n * h * w >= 2
+    eps = draw(st.sampled_from([1e-5, 1e-3, 0.1]))
+    scale = _weight(d, (c,), 1.5, low=0.5, lo=0.5)
+    bias = _weight(d, (c,), 1.0)
+    mean = np.asarray(draw(st.lists(st.sampled_from([-0.5, 0.0, 0.25, 1.0]), min_size=c, max_size=c)))
+    var = np.asarray(draw(st.lists(st.sampled_from([0.5, 1.0, 2.0]), min_size=c, max_size=c)))
+    prim = P.BatchNorm(training, eps)
+
+    def bn(x, s, b, mean=mean, var=var):
+        return prim(x, s, b, ops.cast(Tensor(mean), x.dtype), ops.cast(Tensor(var), x.dtype))[0]
+    text = (f"P.BatchNorm({training}, {eps})(v{i}, v{scale}, v{bias}, "
+            f"ops.cast(Tensor(np.array({mean.tolist()!r})), v{i}.dtype), "
+            f"ops.cast(Tensor(np.array({var.tolist()!r})), v{i}.dtype))[0]")
+    bound = (1.5 * np.sqrt(n * h * w) if training else 1.5 * (m.bound + 1) / np.sqrt(0.5)) + 1.0
+    return Step(text, bn, [i, scale, bias], tags=("fast", "nosym")), Meta(m.shape, bound)
+
+
+#: How each kind of line is drawn: ``kind -> drawer(d)`` returning ``(Step, Meta)``, or None when no
+#: earlier value fits.
+_DRAWERS = {
+    "unary": _draw_unary, "binary": _draw_binary, "int": _draw_int, "scalar": _draw_scalar,
+    "reduce": _draw_reduce, "matmul": _draw_matmul, "reshape": _draw_reshape,
+    "transpose": _draw_transpose, "select": _draw_select, "softmax": _draw_softmax,
+    "inner_grad": _draw_inner_grad, "special": _draw_special,
+    "dense": _draw_dense, "flatten": _draw_flatten, "xent": _draw_xent, "conv": _draw_conv,
+    "pool": _draw_pool, "batchnorm": _draw_batchnorm,
+}
+
+
+def _draw_step(d: _Draw, kind):
+    """A line of ``kind`` on earlier values: ``(Step, Meta)``, or None when none fits."""
+    return _DRAWERS[kind](d)
 
 
 # ===== the strategy ===================================================================================

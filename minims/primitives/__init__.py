@@ -1,0 +1,28 @@
+"""The primitive table: every operation minims can run, one small class each.
+
+Everything a minims program computes is a *primitive* applied with ``bind``: ``ops.mul(x, y)`` binds
+``Mul``, a ``Dense`` layer binds ``MatMul`` and ``Add``, a Cell with a custom ``bprop`` binds one
+``CellBprop``, a compiled function one ``GraphCall``.  Each primitive is a row of rules (see
+``base.py``): ``impl`` computes on NumPy arrays, ``bprop`` is the backward rule written in minims
+ops, ``sympy`` the same computation on SymPy expressions, and a few primitives have a Numba kernel.
+The interpreters read those rows: eval runs ``impl``, a gradient level records the application and
+later runs ``bprop``, the staging interpreter writes an equation, the symbolic one runs ``sympy``.
+
+Where the rows live:
+
+* ``base.py`` — ``Primitive``, its optional flags, ``wants_grad``;
+* ``operands.py`` — operand checks, dtype promotion, ``sum_to`` (un-broadcasting gradients);
+* ``math.py`` (arithmetic, transcendental), ``activation.py``, ``compare.py``, ``reduce.py``,
+  ``linalg.py`` (MatMul), ``array.py`` (shapes, indexing, casts), ``state.py`` (Assign),
+  ``debug.py`` (Print);
+* ``nn/`` — convolution, pooling, batch norm, dropout and the softmax losses;
+* elsewhere, primitives made per call: hooks (``minims.autodiff.hooks``), a Cell's custom bprop
+  (``minims.autodiff.custom_bprop``) and a compiled graph (``minims.graph.call``).
+
+``table()`` lists all of them with the rules each has; ``print(minims.primitives.table())``.
+"""
+from .base import NoGradientRule, Primitive, PrimitiveWithInfer, has_rule, wants_grad
+from .table import RULES, Row, Table, table
+
+__all__ = ["Primitive", "PrimitiveWithInfer", "NoGradientRule", "has_rule", "wants_grad", "table",
+           "Table", "Row", "RULES"]
