@@ -8,6 +8,7 @@ Where things live:
 * ``minims/autodiff/`` — gradient levels (the tape) and ``GradOperation``/``grad``;
 * ``minims/primitives/`` — the primitive table, each with ``impl`` and ``bprop``;
 * ``minims/ops/`` — MindSpore's ``ops`` namespace; ``minims/common/`` — Parameter;
+* ``minims/checkpoint/`` — ``save_checkpoint``/``load_checkpoint`` in MindSpore's ``.ckpt`` format;
 * ``minims/testing/`` — ``check_grads`` and friends.
 """
 from . import dtype
@@ -20,6 +21,8 @@ from . import context
 from .context import GRAPH_MODE, PYNATIVE_MODE, get_context, get_seed, set_context, set_seed
 from .autodiff.grad_api import GradOperation, grad, value_and_grad
 from . import nn
+from .checkpoint import load_checkpoint, load_param_into_net, save_checkpoint
+from . import train
 from .graph import jit, ms_function
 from .common import initializer as _initializer  # noqa: F401 - mindspore.common.initializer
 from . import dataset
