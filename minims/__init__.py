@@ -20,6 +20,8 @@ from .common.parameter import Parameter, ParameterTuple
 from . import context
 from .context import GRAPH_MODE, PYNATIVE_MODE, get_context, get_seed, set_context, set_seed
 from .autodiff.grad_api import GradOperation, grad, value_and_grad
+from .autodiff.transforms import jacfwd, jacrev, jvp, vjp           # MindSpore's top-level names
+from .batching.vmap import vmap
 from . import nn
 from .checkpoint import load_checkpoint, load_param_into_net, save_checkpoint
 from . import train

@@ -55,7 +55,7 @@ def test_each_column_says_what_the_class_does():
 def test_only_relu6grad_misses_a_backward_rule():
     """MindSpore defines no second-order rule for ReLU6 (the custom-bprop page's example); every
     other differentiable primitive has one."""
-    assert table().missing("bprop") == ["ReLU6Grad"]
+    assert table().missing("bprop") == ["ReLU6Grad"] == table().missing("jvp")
     with pytest.raises(ValueError, match="unknown rule"):
         table().missing("jvp_rule")
 
@@ -64,10 +64,10 @@ def test_the_text_form_has_a_row_per_primitive():
     text = str(table())
     lines = text.splitlines()
     assert lines[0].startswith(f"{len(table())} primitives")
-    assert lines[1].split() == ["primitive", "defined", "in", "impl", "bprop", "sympy", "numba"]
+    assert lines[1].split() == ["primitive", "defined", "in", "impl", "bprop", "jvp", "batch", "sympy", "numba"]
     assert len(lines) == 3 + len(table())
     row = next(line for line in lines if line.startswith("Conv2D "))
-    assert row.split() == ["Conv2D", "primitives/nn/conv.py", "✓", "✓", "·", "✓"]
+    assert row.split() == ["Conv2D", "primitives/nn/conv.py", "✓", "✓", "✓", "✓", "·", "✓"]
     assert next(line for line in lines if line.startswith("Greater ")).split()[3] == "–"
     assert primitives.table is table
 

@@ -4,6 +4,7 @@
 runs ``construct`` on plain values (the gradient levels do not look inside it); its backward calls
 ``cell.bprop(*inputs, out, dout)`` under the outer levels, so a bprop written with minims ops (or
 other Cells) is differentiated in turn — second order through a custom bprop needs nothing special.
+Forward mode follows the bprop too, by transposition (``minims.autodiff.transpose``).
 
 Every result of a user's bprop is checked, following the documentation's constraints: a tuple, one
 gradient per input, shapes and dtypes matching the inputs; with ``internal_params``, a pair
@@ -18,6 +19,7 @@ from ..interpreters import stack
 from ..primitives.base import MinimsError, Primitive
 from ..tensor import Tensor, _describe
 from .hooks import call_user_fn
+from .transpose import jvp_from_bprop
 
 __all__ = ["CellBprop", "BpropError"]
 
@@ -55,6 +57,12 @@ class CellBprop(Primitive):
         with stack.parameters_as_themselves():       # inside the node, weights are constants
             out = self.cell.construct(*inputs)
         return _unwrap(out)
+
+    # ----- forward mode: the user's rule, transposed -----------------------------------------------
+    def jvp(self, primals, tangents):
+        """``jvp``, ``jacfwd`` and ``linearize`` follow the user's bprop, as in MindSpore: the rule is
+        linear in ``dout``, and its transpose is the forward-mode derivative it defines."""
+        return jvp_from_bprop(self, primals, tangents)
 
     # ----- backward: the user's rule ------------------------------------------------------------
     def bprop(self, *args):

@@ -7,7 +7,9 @@
   (the documentation's ``grad_input``) first; the inputs' identity then sees the gradient with
   respect to the cell's inputs (``grad_output``) and calls the hook with both.
 
-Being primitives, hooks run wherever a backward pass runs, at every gradient level.
+Being primitives, hooks run wherever a backward pass runs, at every gradient level — and under
+forward mode too, which follows their backward rule transposed (``minims.autodiff.transpose``), as
+MindSpore's forward mode is built from backward passes.
 """
 from __future__ import annotations
 
@@ -19,6 +21,7 @@ from ..graph.staging import is_staging, user_stacklevel
 from ..interpreters.stack import bind
 from ..primitives.base import MinimsError, Primitive
 from ..tensor import Tensor, _describe
+from .transpose import jvp_from_bprop
 
 __all__ = ["HookBackward", "CellHookInputs", "CellHookOutputs", "HookRecord", "HookError",
            "HookShapeError", "call_user_fn"]
@@ -103,6 +106,13 @@ def _replacement(where, result, grads):
     return result
 
 
+def _identity_batch(prim, args, dims):
+    """A hook on batched values: the same identity on the whole batch (a gradient level below still
+    records it, and its backward then sees the batched gradients)."""
+    out = bind(prim, *args)
+    return out, (tuple(dims) if isinstance(out, tuple) else dims[0])
+
+
 class HookBackward(Primitive):
     """``ops.HookBackward(hook_fn, cell_id="")``: identity forward, ``hook_fn(grad)`` backward."""
 
@@ -121,6 +131,12 @@ class HookBackward(Primitive):
 
     def impl(self, *xs):
         return xs[0] if len(xs) == 1 else tuple(xs)
+
+    def jvp(self, primals, tangents):
+        return jvp_from_bprop(self, primals, tangents)
+
+    def batch(self, args, dims, size):
+        return _identity_batch(self, args, dims)
 
     def bprop(self, *args):
         dout = args[-1]
@@ -152,6 +168,12 @@ class _CellHookIdentity(Primitive):
 
     def impl(self, *xs):
         return xs[0] if len(xs) == 1 else tuple(xs)
+
+    def jvp(self, primals, tangents):
+        return jvp_from_bprop(self, primals, tangents)
+
+    def batch(self, args, dims, size):
+        return _identity_batch(self, args, dims)
 
 
 class CellHookOutputs(_CellHookIdentity):

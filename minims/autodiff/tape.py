@@ -96,24 +96,32 @@ class TapeTrace(Trace):
     def owns(self, value) -> bool:
         return isinstance(value, TapeTracer) and value._trace is self
 
+    def primal_of(self, value):
+        """``value`` without this level's tracer (what the levels below see)."""
+        return value._primal if self.owns(value) else value
+
     # ----- backward ---------------------------------------------------------------------------
-    def backward(self, outputs, sens) -> None:
+    def backward(self, outputs, sens, keep: bool = False) -> None:
         """Propagate cotangents ``sens`` from ``outputs`` (this level's tracers) to the leaves.
 
         Must run after this level left the stack, so that the rules' own operations are
         recorded by the outer levels.  Leaves keep their cotangent in ``leaf_cotangent``.
+        The tape is freed node by node as the pass goes, unless ``keep`` (``vjp``'s ``vjp_fn``,
+        which may be called again with other cotangents).
         """
         outer_rule = nan_check.current_rule()      # check_nan's errors name the rule being run
         try:
-            self._propagate(outputs, sens)
+            self._propagate(outputs, sens, keep)
         finally:
             nan_check.set_rule(outer_rule)
 
-    def _propagate(self, outputs, sens) -> None:
+    def _propagate(self, outputs, sens, keep) -> None:
         for out, s in zip(outputs, sens):
             if self.owns(out) and s is not None:
                 _accumulate(out._node, out._index, s)
-        tape, self.tape = self.tape, []
+        tape = self.tape
+        if not keep:
+            self.tape = []
         for node in reversed(tape):
             cot = node.cot
             if cot is None:
@@ -133,7 +141,14 @@ class TapeTrace(Trace):
             for parent, g in zip(node.parents, grads):
                 if parent is not None and g is not None:
                     _accumulate(parent._node, parent._index, g)
-            node.args = node.parents = node.out = None      # free memory as we go
+            if not keep:
+                node.args = node.parents = node.out = None      # free memory as we go
+
+    @staticmethod
+    def take_leaf_cotangent(tracer: TapeTracer):
+        """The leaf's cotangent, which is then cleared (for a tape that is run again)."""
+        cot, tracer._node.cot = tracer._node.cot, None
+        return None if cot is None else cot[0]
 
     @staticmethod
     def leaf_cotangent(tracer: TapeTracer):

@@ -8,7 +8,9 @@ so every interpreter handles it like any primitive:
   graph's equations under a gradient level while staging — the primitives' own ``bprop`` rules
   written into a new graph (source transformation).  That backward graph is itself a ``GraphCall``,
   so differentiating it again gives second order;
-* a graph being staged (``jit`` inside ``jit``) inlines the equations.
+* the interpreters that transform programs — a graph being staged (``jit`` inside ``jit``), forward
+  mode, batching, the symbolic interpreter — replay the equations (``inline``), so ``jvp(jit(f))``
+  and ``vmap(jit(f))`` work equation by equation, and ``jit(jvp(f))`` compiles the whole of it.
 """
 from __future__ import annotations
 
@@ -88,7 +90,7 @@ class GraphCall(Primitive):
                 if hasattr(v.value, "_data") else np.asarray(v.value) for v in self.graph.outputs]
         return outs[0] if len(outs) == 1 else tuple(outs)
 
-    def stage(self, trace, args):
+    def inline(self, args):
         return interpret(self.graph, args)
 
     def bprop(self, *args):

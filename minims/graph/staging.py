@@ -105,8 +105,9 @@ class StagingTracer(Tracer):
 class StagingTrace(Trace):
     """Records equations for one graph."""
 
-    def __init__(self, name: str):
+    def __init__(self, name: str, parameters_as_inputs: bool = True):
         self.name = name
+        self.parameters_as_inputs = parameters_as_inputs
         self.counter = 0
         self.inputs: list[Var] = []
         self.equations: list[Equation] = []
@@ -147,7 +148,7 @@ class StagingTrace(Trace):
 
     def resolve(self, value):
         """Called by ``bind`` for every Tensor argument while this trace is active."""
-        if getattr(value, "_is_parameter", False):
+        if self.parameters_as_inputs and getattr(value, "_is_parameter", False):
             return self.implicit(value)
         return value
 
@@ -161,17 +162,18 @@ class StagingTrace(Trace):
     def _operand(self, a):
         if isinstance(a, StagingTracer) and a._trace is self:
             return a._var, a._data
-        if isinstance(a, Tracer) or getattr(a, "_is_parameter", False):
+        if isinstance(a, Tracer) or (self.parameters_as_inputs and getattr(a, "_is_parameter", False)):
             t = self.implicit(a)
             return t._var, t._data
+        if getattr(a, "_is_parameter", False):       # a constant Parameter: its value now
+            return Literal(Tensor._make(a._data)), a._data
         if isinstance(a, Tensor):
             return Literal(a), a._data
         return Literal(a), a
 
     def process(self, prim, args):
-        stage = getattr(prim, "stage", None)
-        if stage is not None:
-            return stage(self, args)
+        if prim.inline is not None:
+            return prim.inline(args)
         ins, abstract = [], []
         for a in args:
             v, x = self._operand(a)
@@ -241,9 +243,14 @@ def rebuild(tree, leaves):
     return tuple(items) if kind == "tuple" else items
 
 
-def trace_to_graph(fn, args, name: str | None = None) -> Graph:
-    """Stage ``fn(*args)``: Tensor arguments become graph inputs, other arguments are baked in."""
-    trace = push_trace(StagingTrace(name or getattr(fn, "__name__", "graph")))
+def trace_to_graph(fn, args, name: str | None = None, parameters_as_inputs: bool = True) -> Graph:
+    """Stage ``fn(*args)``: Tensor arguments become graph inputs, other arguments are baked in.
+
+    The Parameters ``fn`` reads become implicit inputs (a compiled function sees their current
+    values), unless ``parameters_as_inputs`` is False: then their values now are constants of the
+    graph (``linearize``: the linearisation is taken at these values).
+    """
+    trace = push_trace(StagingTrace(name or getattr(fn, "__name__", "graph"), parameters_as_inputs))
     _active.append(trace)
     try:
         with stack.resolving(trace.resolve):        # Parameters become graph inputs

@@ -3,7 +3,9 @@
 * functional: ``ops.add(x, y)``, ``ops.matmul``, ``ops.gt``, ``ops.fill(dtype, shape, value)`` ...
 * Primitive classes with MindSpore's constructor arguments: ``ops.MatMul(transpose_b=True)(x, y)``,
   ``ops.ReLU()(x)``, ``ops.ReduceSum(keep_dims=True)(x, axis)`` ...
-* differentiation: ``ops.GradOperation``, ``ops.grad``, ``ops.value_and_grad``.
+* differentiation: ``ops.GradOperation``, ``ops.grad``, ``ops.value_and_grad``, and the functional
+  transforms ``ops.jvp``, ``ops.vjp``, ``ops.linearize``, ``ops.jacfwd``, ``ops.jacrev``,
+  ``ops.vmap``, ``ops.derivative``.
 """
 from ..autodiff.grad_api import GradOperation, grad, value_and_grad
 from ..autodiff.hooks import HookBackward

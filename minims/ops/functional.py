@@ -1,4 +1,6 @@
-"""MindSpore's functional operators (``ops.add``, ``ops.matmul``, ``ops.sum`` ...).
+"""MindSpore's functional operators (``ops.add``, ``ops.matmul``, ``ops.sum`` ...), and the
+functional transforms (``jvp``, ``vjp``, ``linearize``, ``jacfwd``, ``jacrev``, ``vmap``,
+``derivative``: ``minims.autodiff.transforms``, ``minims.batching``).
 
 Each function calls one shared primitive instance, so ``ops.mul(x, y)`` and ``ops.Mul()(x, y)`` run
 exactly the same table entry.  Composite functions (``matmul`` on vectors, ``flatten``) are written
@@ -9,6 +11,8 @@ from __future__ import annotations
 import numpy as np
 
 from .. import dtype as mstype
+from ..autodiff.transforms import derivative, jacfwd, jacrev, jvp, linearize, vjp  # noqa: F401
+from ..batching.vmap import vmap  # noqa: F401
 from ..primitives import activation as _act
 from ..primitives import array as _arr
 from ..primitives import compare as _cmp

@@ -12,6 +12,8 @@ import sympy
 
 from .. import ops
 from ..tensor import _describe
+from ..interpreters.stack import bind
+from . import batch_rules
 from .base import Primitive
 from .math import _Unary, sym_elementwise
 from .operands import keep_where, normalize_axis
@@ -40,14 +42,25 @@ class ReLU(_Unary):
     def bprop(self, x, out, dout):
         return (ReluGrad()(dout, out),)
 
+    def jvp(self, primals, tangents):
+        out = bind(self, *primals)
+        return out, ReluGrad()(tangents[0], out)
+
     sympy = staticmethod(sym_elementwise(lambda v: sympy.Max(v, 0)))
 
 
 class ReluGrad(Primitive):
     """``dout * (out > 0)``: the derivative of ReLU, itself differentiable in ``dout``."""
 
+    def batch(self, args, dims, size):
+        return batch_rules.elementwise(self, args, dims, size)
+
     def impl(self, dout, out):
         return keep_where(out > 0, dout)
+
+    def jvp(self, primals, tangents):
+        (dout, out), (t, _) = primals, tangents       # linear in dout; piecewise constant in out
+        return bind(self, dout, out), (None if t is None else bind(self, t, out))
 
     def sympy(self, dout, out):
         return np.frompyfunc(lambda d, o: sympy.Piecewise((d, o > 0), (0, True)), 2, 1)(dout, out)
@@ -63,11 +76,17 @@ class ReLU6(_Unary):
     def bprop(self, x, out, dout):
         return (ReLU6Grad()(dout, x),)
 
+    def jvp(self, primals, tangents):
+        return bind(self, *primals), ReLU6Grad()(tangents[0], primals[0])
+
     sympy = staticmethod(sym_elementwise(lambda v: sympy.Min(sympy.Max(v, 0), 6)))
 
 
 class ReLU6Grad(Primitive):
     """``dout * (0 < x < 6)``.  No ``bprop``: MindSpore defines no second-order rule for ReLU6."""
+
+    def batch(self, args, dims, size):
+        return batch_rules.elementwise(self, args, dims, size)
 
     def impl(self, dout, x):
         return keep_where((x > 0) & (x < 6), dout)
@@ -86,6 +105,12 @@ class Softmax(_Unary):
         _check_axis(self, axis)
         self.axis = axis if isinstance(axis, (tuple, list)) else (axis,)
 
+    def batch(self, args, dims, size):
+        (x,), (d,) = args, dims
+        x = batch_rules.front(x, d, size)
+        axis = normalize_axis(self.name, tuple(self.axis), x.ndim - 1)
+        return type(self)(tuple(a + 1 for a in axis))(x), 0
+
     def impl(self, x):
         axis = normalize_axis(self.name, tuple(self.axis), x.ndim)
         shifted = x - np.max(x, axis=axis, keepdims=True)
@@ -96,6 +121,12 @@ class Softmax(_Unary):
         axis = normalize_axis(self.name, tuple(self.axis), x.ndim)
         inner = ops.sum(ops.mul(dout, out), axis, keepdims=True)
         return (ops.mul(out, ops.sub(dout, inner)),)
+
+    def jvp(self, primals, tangents):
+        (x,), (t,) = primals, tangents
+        out = bind(self, x)
+        axis = normalize_axis(self.name, tuple(self.axis), x.ndim)
+        return out, ops.mul(out, ops.sub(t, ops.sum(ops.mul(t, out), axis, keepdims=True)))
 
     def sympy(self, x):
         axis = normalize_axis(self.name, tuple(self.axis), x.ndim)
@@ -112,6 +143,12 @@ class LogSoftmax(_Unary):
         _check_axis(self, axis)
         self.axis = axis
 
+    def batch(self, args, dims, size):
+        (x,), (d,) = args, dims
+        x = batch_rules.front(x, d, size)
+        axis = normalize_axis(self.name, self.axis, x.ndim - 1)
+        return type(self)(tuple(a + 1 for a in axis))(x), 0
+
     def impl(self, x):
         axis = normalize_axis(self.name, self.axis, x.ndim)
         shifted = x - np.max(x, axis=axis, keepdims=True)
@@ -120,6 +157,12 @@ class LogSoftmax(_Unary):
     def bprop(self, x, out, dout):
         axis = normalize_axis(self.name, self.axis, x.ndim)
         return (ops.sub(dout, ops.mul(ops.exp(out), ops.sum(dout, axis, keepdims=True))),)
+
+    def jvp(self, primals, tangents):
+        (x,), (t,) = primals, tangents
+        out = bind(self, x)
+        axis = normalize_axis(self.name, self.axis, x.ndim)
+        return out, ops.sub(t, ops.sum(ops.mul(ops.exp(out), t), axis, keepdims=True))
 
     def sympy(self, x):
         axis = normalize_axis(self.name, self.axis, x.ndim)

@@ -15,14 +15,25 @@ from .. import dtype as mstype
 from ..tensor import Tensor, _describe
 from ..interpreters.stack import bind
 from .base import Primitive
+from . import batch_rules, tangents as T
 from .operands import as_operand, normalize_axis, sum_to
 
 
 class _ArrayPrimitive(Primitive):
     """Shape, indexing, creation and cast primitives move values around without computing on them,
-    so their SymPy rules take relationals (a Bool tensor's entries) as they are."""
+    so their SymPy rules take relationals (a Bool tensor's entries) as they are.  Most are linear in
+    their Tensor inputs, so their forward-mode rule is the primitive itself applied to the tangents
+    (with the same static arguments)."""
 
     takes_booleans = True
+
+    def jvp(self, primals, tangents):
+        """For a primitive linear in its Tensor inputs (the others are static: a shape, an axis)."""
+        out = bind(self, *primals)
+        if all(t is None for t in tangents):
+            return out, None
+        ts = [T.or_zeros(t, p) if isinstance(p, Tensor) else p for t, p in zip(tangents, primals)]
+        return out, bind(self, *ts)
 
 
 def _shape_tuple(op_name: str, shape) -> tuple:
@@ -43,6 +54,10 @@ class Reshape(_ArrayPrimitive):
 
     def impl(self, x, shape):
         return x.reshape(shape)
+
+    def batch(self, args, dims, size):
+        (x, shape), (d, _) = args, dims
+        return bind(self, batch_rules.front(x, d, size), (size,) + tuple(shape)), 0
 
     def bprop(self, x, shape, out, dout):
         return ops.reshape(dout, x.shape), None
@@ -76,6 +91,10 @@ class Transpose(_ArrayPrimitive):
     def impl(self, x, perm):
         return np.transpose(x, perm)
 
+    def batch(self, args, dims, size):
+        (x, perm), (d, _) = args, dims
+        return bind(self, batch_rules.front(x, d, size), (0,) + tuple(p + 1 for p in perm)), 0
+
     def bprop(self, x, perm, out, dout):
         return ops.transpose(dout, tuple(np.argsort(perm).tolist())), None
 
@@ -92,6 +111,10 @@ class ExpandDims(_ArrayPrimitive):
 
     def impl(self, x, axis):
         return np.expand_dims(x, axis)
+
+    def batch(self, args, dims, size):
+        (x, axis), (d, _) = args, dims
+        return bind(self, batch_rules.front(x, d, size), axis + 1), 0
 
     def bprop(self, x, axis, out, dout):
         return ops.reshape(dout, x.shape), None
@@ -122,6 +145,10 @@ class Squeeze(_ArrayPrimitive):
     def impl(self, x, axes):
         return np.squeeze(x, axis=axes)
 
+    def batch(self, args, dims, size):
+        (x, axes), (d, _) = args, dims
+        return bind(self, batch_rules.front(x, d, size), tuple(a + 1 for a in axes)), 0
+
     def bprop(self, x, axes, out, dout):
         return ops.reshape(dout, x.shape), None
 
@@ -143,6 +170,14 @@ class BroadcastTo(_ArrayPrimitive):
 
     def impl(self, x, shape):
         return np.broadcast_to(x, shape)
+
+    def batch(self, args, dims, size):
+        (x, shape), (d, _) = args, dims
+        x = batch_rules.front(x, d, size)
+        missing = len(shape) - (x.ndim - 1)         # the example's leading axes broadcasting adds
+        if missing:
+            x = ops.reshape(x, (size,) + (1,) * missing + tuple(x.shape[1:]))
+        return bind(self, x, (size,) + tuple(shape)), 0
 
     def bprop(self, x, shape, out, dout):
         return sum_to(dout, x), None
@@ -172,6 +207,11 @@ class Concat(_ArrayPrimitive):
 
     def impl(self, *xs):
         return np.concatenate(xs, axis=self.axis)
+
+    def batch(self, args, dims, size):
+        xs = [batch_rules.front(x, d, size) for x, d in zip(args, dims)]
+        axis = batch_rules.batch_axis_shifted(self.axis, xs[0].ndim - 1)
+        return bind(type(self)(axis), *xs), 0
 
     def explain_failure(self, exc, args):
         shapes = [list(getattr(a, "shape", ())) for a in args]
@@ -217,6 +257,11 @@ class Stack(_ArrayPrimitive):
     def impl(self, *xs):
         return np.stack(xs, axis=self.axis)
 
+    def batch(self, args, dims, size):
+        xs = [batch_rules.front(x, d, size) for x, d in zip(args, dims)]
+        axis = batch_rules.batch_axis_shifted(self.axis, xs[0].ndim)
+        return bind(type(self)(axis), *xs), 0
+
     def bprop(self, *args):
         xs, dout = args[:-2], args[-1]
         axis = self.axis % len(dout.shape)
@@ -256,6 +301,12 @@ class GetItem(_ArrayPrimitive):
     def impl(self, x, index):
         return np.asarray(x[index])
 
+    def batch(self, args, dims, size):
+        (x, index), (d, _) = args, dims
+        if not _keeps_axis_order(index):
+            return batch_rules.loop(self, args, dims, size)
+        return bind(self, batch_rules.front(x, d, size), (slice(None),) + index), 0
+
     def bprop(self, x, index, out, dout):
         return GetItemGrad()(dout, x.shape, index), None
 
@@ -266,6 +317,16 @@ class GetItem(_ArrayPrimitive):
         x, index = args
         return IndexError(f"GetItem: index {index!r} is invalid for a tensor of shape {list(x.shape)}: {exc}. "
                           "Fix: along an axis of size n, use indices 0..n-1 (or -n..-1 from the end).")
+
+
+def _keeps_axis_order(index) -> bool:
+    """True when putting a full slice in front of ``index`` keeps the example's axes in order: NumPy
+    moves the axes of advanced (array) indices to the front when they are not next to each other."""
+    advanced = [i for i, item in enumerate(index) if isinstance(item, (np.ndarray, int, np.integer))
+                and not isinstance(item, bool)]
+    if not any(isinstance(item, np.ndarray) for item in index):
+        return True
+    return advanced == list(range(advanced[0], advanced[-1] + 1))
 
 
 def _has_array(index) -> bool:
@@ -285,6 +346,12 @@ class GetItemGrad(_ArrayPrimitive):
         else:
             z[index] = dout
         return z
+
+    def batch(self, args, dims, size):
+        (dout, shape, index), (d, _, _) = args, dims
+        if not _keeps_axis_order(index):
+            return batch_rules.loop(self, args, dims, size)
+        return bind(self, batch_rules.front(dout, d, size), (size,) + tuple(shape), (slice(None),) + index), 0
 
     def sympy(self, dout, shape, index):
         z = np.full(shape, sympy.Integer(0), dtype=object)
@@ -321,6 +388,9 @@ class OnesLike(_ArrayPrimitive):
     def impl(self, x):
         return np.ones_like(x)
 
+    def batch(self, args, dims, size):
+        return batch_rules.unary(self, args, dims, size)
+
     def sympy(self, x):
         return np.full(x.shape, sympy.Integer(1), dtype=object)
 
@@ -330,6 +400,9 @@ class ZerosLike(_ArrayPrimitive):
 
     def impl(self, x):
         return np.zeros_like(x)
+
+    def batch(self, args, dims, size):
+        return batch_rules.unary(self, args, dims, size)
 
     def sympy(self, x):
         return np.full(x.shape, sympy.Integer(0), dtype=object)
@@ -347,8 +420,17 @@ class Cast(_ArrayPrimitive):
     def impl(self, x, dt):
         return x.astype(dt.np_dtype, copy=False)
 
+    def batch(self, args, dims, size):
+        return batch_rules.unary(self, args, dims, size)
+
     def bprop(self, x, dt, out, dout):
         return ops.cast(dout, x.dtype), None
+
+    def jvp(self, primals, tangents):
+        (x, dt), (t, _) = primals, tangents
+        out = bind(self, x, dt)
+        # a cast to an integer or Bool dtype is piecewise constant: no tangent (as the bprop)
+        return out, (bind(self, t, dt) if dt.is_float and t is not None else None)
 
     def sympy(self, x, dt):
         """Bool -> number: ``Piecewise((1, cond), (0, True))``; number -> Bool: ``Ne(x, 0)``;
@@ -376,6 +458,9 @@ class StopGradient(_ArrayPrimitive):
     def impl(self, x):
         return x
 
+    def batch(self, args, dims, size):
+        return batch_rules.unary(self, args, dims, size)
+
     def sympy(self, x):
         return x
 
@@ -383,6 +468,9 @@ class StopGradient(_ArrayPrimitive):
 class Identity(_ArrayPrimitive):
     def impl(self, x):
         return x
+
+    def batch(self, args, dims, size):
+        return batch_rules.unary(self, args, dims, size)
 
     def bprop(self, x, out, dout):
         return (dout,)

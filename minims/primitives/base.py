@@ -7,6 +7,10 @@ A primitive is a small class with
 * ``bprop(self, *inputs, out, dout)`` — the backward rule, written in minims ops so that it is itself
   differentiable (this is what makes ``grad(grad(f))`` work).  It returns one gradient per input, or
   ``None`` for an input that has no gradient (a shape, an axis, a boolean mask);
+* ``jvp(self, primals, tangents)`` — the forward-mode rule: the primal output (computed with
+  ``bind``) and its tangent, written in minims ops; a tangent of ``None`` is a zero;
+* optionally ``batch(self, args, dims, size)`` — the batching rule of ``vmap``: the output for a
+  whole batch at once, and where its batch axis is (without one, ``vmap`` loops over the examples);
 * optionally ``sympy(self, *inputs)`` — the same computation on SymPy expressions, used by the
   symbolic interpreter to derive reference gradients;
 * optional flags and hooks, declared below with their defaults, that tell the interpreters and the
@@ -24,7 +28,7 @@ from .. import ops
 from ..interpreters.stack import bind, describe_args, MinimsError
 from ..tensor import _describe
 
-__all__ = ["Primitive", "PrimitiveWithInfer", "NoGradientRule", "MinimsError", "wants_grad",
+__all__ = ["Primitive", "PrimitiveWithInfer", "NoGradientRule", "NoJvpRule", "MinimsError", "wants_grad",
            "needed_mask", "run_bprop", "has_rule"]
 
 # While a gradient level runs a rule, which of the primitive's inputs need a gradient (a tuple of
@@ -63,6 +67,10 @@ class NoGradientRule(MinimsError, RuntimeError):
     """Raised when a gradient is requested through a primitive that has no backward rule."""
 
 
+class NoJvpRule(MinimsError, RuntimeError):
+    """Raised when forward mode meets a primitive with neither a jvp rule nor a backward rule."""
+
+
 class Primitive:
     """Base class of all primitives (MindSpore's ``mindspore.ops.Primitive``).
 
@@ -98,9 +106,13 @@ class Primitive:
     #: tracer, for primitives whose ``impl`` must not run while tracing (random draws, prints).
     abstract_eval = None
 
-    #: Optional ``stage(self, trace, args)``: what the staging interpreter does instead of recording
-    #: one equation (a compiled graph called inside another inlines its equations).
-    stage = None
+    #: Optional ``inline(self, args)``: what an interpreter that transforms programs (staging, forward
+    #: mode, batching, symbolic) runs instead of treating the primitive as one operation — a compiled
+    #: graph replays its equations.  Eval and the tape treat it as one primitive.
+    inline = None
+
+    #: Optional ``batch(self, args, dims, size)``: the batching rule of ``vmap`` (module docstring).
+    batch = None
 
     def __init__(self, name: str | None = None):
         if name is not None:
@@ -127,6 +139,13 @@ class Primitive:
                "second-order rule" if self.name.endswith("Grad") else "")
             + ". Fix: wrap the computation in an nn.Cell with a custom bprop, or use ops.stop_gradient "
             "where no gradient is needed."
+        )
+
+    def jvp(self, primals, tangents):
+        raise NoJvpRule(
+            f"{self.name} has no forward-mode rule (jvp) and no backward rule to derive one from, so it "
+            "cannot be differentiated in forward mode. Fix: give the primitive a jvp (or bprop) rule, "
+            "or use ops.stop_gradient where no derivative is needed."
         )
 
     def sympy(self, *args):
@@ -166,8 +185,8 @@ def _created_bare(cls: str, value) -> str:
 
 
 def has_rule(prim_or_cls, rule: str) -> bool:
-    """True when the primitive (class) defines ``rule`` ("impl", "bprop", "sympy") itself or in a
-    base class of its own, not only as ``Primitive``'s default that raises."""
+    """True when the primitive (class) defines ``rule`` ("impl", "bprop", "jvp", "sympy", "batch")
+    itself or in a base class of its own, not only as ``Primitive``'s default."""
     cls = prim_or_cls if isinstance(prim_or_cls, type) else type(prim_or_cls)
     return getattr(cls, rule, None) is not getattr(Primitive, rule)
 

@@ -14,6 +14,7 @@ from ..interpreters.stack import bind
 from ..tensor import Tensor
 from .base import Primitive
 from .math import _Binary
+from . import batch_rules, tangents as T
 from .operands import as_operand, sum_to
 
 
@@ -90,6 +91,9 @@ class LogicalNot(Primitive):
     differentiable = False
     takes_booleans = True
 
+    def batch(self, args, dims, size):
+        return batch_rules.unary(self, args, dims, size)
+
     def impl(self, x):
         return np.logical_not(x)
 
@@ -118,6 +122,9 @@ class Select(Primitive):
             x = ops.cast(Tensor(x), y.dtype)
         return bind(self, cond, x, y)
 
+    def batch(self, args, dims, size):
+        return batch_rules.elementwise(self, args, dims, size)
+
     def impl(self, cond, x, y):
         return np.where(cond, x, y)
 
@@ -126,6 +133,13 @@ class Select(Primitive):
         dx = sum_to(ops.select(cond, dout, zeros), x)
         dy = sum_to(ops.select(cond, zeros, dout), y)
         return None, dx, dy
+
+    def jvp(self, primals, tangents):
+        (cond, x, y), (_, tx, ty) = primals, tangents
+        out = bind(self, cond, x, y)
+        if tx is None and ty is None:
+            return out, None
+        return out, T.fit(bind(self, cond, T.or_zeros(tx, x), T.or_zeros(ty, y)), out)
 
     def sympy(self, cond, x, y):
         return np.frompyfunc(lambda c, a, b: sympy.Piecewise((a, c), (b, True)), 3, 1)(cond, x, y)

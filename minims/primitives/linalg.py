@@ -11,6 +11,7 @@ import numpy as np
 from ..tensor import Tensor
 from ..interpreters.stack import bind
 from .base import Primitive, wants_grad
+from . import batch_rules, tangents as T
 from .operands import sum_to
 
 
@@ -71,6 +72,11 @@ class MatMul(Primitive):
             y = np.swapaxes(y, -1, -2)
         return np.matmul(x, y)
 
+    def batch(self, args, dims, size):
+        """The vmap batch is one more leading batch axis of the product (batched operands get
+        singleton axes so that their batch axes line up)."""
+        return batch_rules.elementwise(self, args, dims, size, any_axis=False)
+
     def bprop(self, x, y, out, dout):
         ta, tb = self.transpose_a, self.transpose_b
         dx = dy = None
@@ -87,6 +93,13 @@ class MatMul(Primitive):
                 dy = _mm(True, ta)(dout, x)
             dy = sum_to(dy, y)
         return dx, dy
+
+    def jvp(self, primals, tangents):
+        (x, y), (tx, ty) = primals, tangents       # bilinear: d(xy) = dx y + x dy
+        out = bind(self, x, y)
+        dx = bind(self, tx, y) if tx is not None else None
+        dy = bind(self, x, ty) if ty is not None else None
+        return out, T.fit(T.add(dx, dy), out)
 
     def sympy(self, x, y):
         return self.impl(x, y)

@@ -12,6 +12,7 @@ from .. import ops
 from ..interpreters.stack import bind, describe_args
 from ..tensor import Tensor
 from .base import Primitive, wants_grad
+from . import batch_rules, tangents as T
 from .operands import as_operand, binary_operands, sum_to
 
 
@@ -50,6 +51,9 @@ class _Binary(Primitive):
         x, y = binary_operands(self, x, y, self.float_result)
         return bind(self, x, y)
 
+    def batch(self, args, dims, size):
+        return batch_rules.elementwise(self, args, dims, size)
+
     def explain_failure(self, exc, args):
         shapes = [list(getattr(a, "shape", ())) for a in args]
         if "broadcast" in str(exc):
@@ -76,6 +80,9 @@ class _Unary(Primitive):
             x = ops.cast(x, "float32")
         return bind(self, x)
 
+    def batch(self, args, dims, size):
+        return batch_rules.unary(self, args, dims, size)
+
 
 class Add(_Binary):
     def impl(self, x, y):
@@ -83,6 +90,10 @@ class Add(_Binary):
 
     def bprop(self, x, y, out, dout):
         return sum_to(dout, x), sum_to(dout, y)
+
+    def jvp(self, primals, tangents):
+        out = bind(self, *primals)
+        return out, T.fit(T.add(*tangents), out)
 
     def sympy(self, x, y):
         return np.add(x, y)
@@ -94,6 +105,10 @@ class Sub(_Binary):
 
     def bprop(self, x, y, out, dout):
         return sum_to(dout, x), (sum_to(ops.neg(dout), y) if wants_grad(1) else None)
+
+    def jvp(self, primals, tangents):
+        out = bind(self, *primals)
+        return out, T.fit(T.sub(*tangents), out)
 
     def sympy(self, x, y):
         return np.subtract(x, y)
@@ -107,6 +122,11 @@ class Mul(_Binary):
         dx = sum_to(ops.mul(dout, y), x) if wants_grad(0) else None
         dy = sum_to(ops.mul(dout, x), y) if wants_grad(1) else None
         return dx, dy
+
+    def jvp(self, primals, tangents):
+        (x, y), (tx, ty) = primals, tangents
+        out = bind(self, x, y)
+        return out, T.fit(T.add(T.mul(tx, y), T.mul(ty, x)), out)
 
     def sympy(self, x, y):
         return np.multiply(x, y)
@@ -124,6 +144,11 @@ class Div(_Binary):
         dx = sum_to(ops.div(dout, y), x) if wants_grad(0) else None
         dy = sum_to(ops.neg(ops.div(ops.mul(dout, out), y)), y) if wants_grad(1) else None
         return dx, dy
+
+    def jvp(self, primals, tangents):
+        (x, y), (tx, ty) = primals, tangents
+        out = bind(self, x, y)
+        return out, T.fit(T.div(T.sub(tx, T.mul(ty, out)), y), out)     # (tx - out * ty) / y
 
     def sympy(self, x, y):
         return np.true_divide(x, y)
@@ -144,6 +169,13 @@ class Pow(_Binary):
             dy = sum_to(ops.mul(dout, ops.mul(out, ops.log(x))), y)
         return dx, dy
 
+    def jvp(self, primals, tangents):
+        (x, y), (tx, ty) = primals, tangents
+        out = bind(self, x, y)
+        dx = T.mul(tx, ops.mul(y, ops.pow(x, y - 1))) if tx is not None else None
+        dy = T.mul(ty, ops.mul(out, ops.log(x))) if ty is not None else None
+        return out, T.fit(T.add(dx, dy), out)
+
     def sympy(self, x, y):
         return np.power(x, y)
 
@@ -152,6 +184,15 @@ def _share(wins_or_ties, wins, dtype):
     """x's share of the gradient of maximum/minimum: 1 where x wins, 0 where y wins, and 1/2 on a
     tie, which MindSpore splits evenly between the two inputs (as its ReduceMax does)."""
     return ops.mul(ops.add(ops.cast(wins_or_ties, dtype), ops.cast(wins, dtype)), 0.5)
+
+
+def _extreme_jvp(prim, primals, tangents, wins_or_ties, wins):
+    """Maximum/minimum: each output element moves with the input it was taken from (ties: the mean of
+    both, as the backward rule splits them)."""
+    (x, y), (tx, ty) = primals, tangents
+    out = bind(prim, x, y)
+    take_x = _share(wins_or_ties(x, y), wins(x, y), out.dtype)
+    return out, T.fit(T.add(T.mul(tx, take_x), T.mul(ty, ops.sub(1, take_x))), out)
 
 
 class Maximum(_Binary):
@@ -163,6 +204,9 @@ class Maximum(_Binary):
         dx = sum_to(ops.mul(dout, take_x), x) if wants_grad(0) else None
         dy = sum_to(ops.mul(dout, ops.sub(1, take_x)), y) if wants_grad(1) else None
         return dx, dy
+
+    def jvp(self, primals, tangents):
+        return _extreme_jvp(self, primals, tangents, ops.ge, ops.gt)
 
     def sympy(self, x, y):
         return np.frompyfunc(sympy.Max, 2, 1)(x, y)
@@ -177,6 +221,9 @@ class Minimum(_Binary):
         dx = sum_to(ops.mul(dout, take_x), x) if wants_grad(0) else None
         dy = sum_to(ops.mul(dout, ops.sub(1, take_x)), y) if wants_grad(1) else None
         return dx, dy
+
+    def jvp(self, primals, tangents):
+        return _extreme_jvp(self, primals, tangents, ops.le, ops.lt)
 
     def sympy(self, x, y):
         return np.frompyfunc(sympy.Min, 2, 1)(x, y)
@@ -212,6 +259,9 @@ class Neg(_Unary):
     def bprop(self, x, out, dout):
         return (ops.neg(dout),)
 
+    def jvp(self, primals, tangents):
+        return bind(self, *primals), ops.neg(tangents[0])
+
     def sympy(self, x):
         return np.negative(x)
 
@@ -225,6 +275,10 @@ class Exp(_Unary):
     def bprop(self, x, out, dout):
         return (ops.mul(dout, out),)
 
+    def jvp(self, primals, tangents):
+        out = bind(self, *primals)
+        return out, ops.mul(tangents[0], out)
+
     sympy = staticmethod(sym_elementwise(sympy.exp))
 
 
@@ -236,6 +290,9 @@ class Log(_Unary):
 
     def bprop(self, x, out, dout):
         return (ops.div(dout, x),)
+
+    def jvp(self, primals, tangents):
+        return bind(self, *primals), ops.div(tangents[0], primals[0])
 
     sympy = staticmethod(sym_elementwise(sympy.log))
 
@@ -249,6 +306,10 @@ class Sqrt(_Unary):
     def bprop(self, x, out, dout):
         return (ops.div(ops.mul(dout, 0.5), out),)
 
+    def jvp(self, primals, tangents):
+        out = bind(self, *primals)
+        return out, ops.div(ops.mul(tangents[0], 0.5), out)
+
     sympy = staticmethod(sym_elementwise(sympy.sqrt))
 
 
@@ -258,6 +319,9 @@ class Square(_Unary):
 
     def bprop(self, x, out, dout):
         return (ops.mul(dout, ops.mul(x, 2)),)
+
+    def jvp(self, primals, tangents):
+        return bind(self, *primals), ops.mul(tangents[0], ops.mul(primals[0], 2))
 
     def sympy(self, x):
         return np.multiply(x, x)
@@ -269,6 +333,9 @@ class Abs(_Unary):
 
     def bprop(self, x, out, dout):
         return (ops.mul(dout, ops.sign(x)),)
+
+    def jvp(self, primals, tangents):
+        return bind(self, *primals), ops.mul(tangents[0], ops.sign(primals[0]))
 
     sympy = staticmethod(sym_elementwise(sympy.Abs))
 
@@ -291,6 +358,9 @@ class Sin(_Unary):
     def bprop(self, x, out, dout):
         return (ops.mul(dout, ops.cos(x)),)
 
+    def jvp(self, primals, tangents):
+        return bind(self, *primals), ops.mul(tangents[0], ops.cos(primals[0]))
+
     sympy = staticmethod(sym_elementwise(sympy.sin))
 
 
@@ -303,6 +373,9 @@ class Cos(_Unary):
     def bprop(self, x, out, dout):
         return (ops.neg(ops.mul(dout, ops.sin(x))),)
 
+    def jvp(self, primals, tangents):
+        return bind(self, *primals), ops.neg(ops.mul(tangents[0], ops.sin(primals[0])))
+
     sympy = staticmethod(sym_elementwise(sympy.cos))
 
 
@@ -314,6 +387,10 @@ class Tanh(_Unary):
 
     def bprop(self, x, out, dout):
         return (ops.mul(dout, ops.sub(1, ops.mul(out, out))),)
+
+    def jvp(self, primals, tangents):
+        out = bind(self, *primals)
+        return out, ops.mul(tangents[0], ops.sub(1, ops.mul(out, out)))
 
     sympy = staticmethod(sym_elementwise(sympy.tanh))
 
@@ -328,6 +405,10 @@ class Sigmoid(_Unary):
     def bprop(self, x, out, dout):
         return (ops.mul(dout, ops.mul(out, ops.sub(1, out))),)
 
+    def jvp(self, primals, tangents):
+        out = bind(self, *primals)
+        return out, ops.mul(tangents[0], ops.mul(out, ops.sub(1, out)))
+
     sympy = staticmethod(sym_elementwise(lambda v: 1 / (1 + sympy.exp(-v))))
 
 
@@ -339,6 +420,10 @@ class Reciprocal(_Unary):
 
     def bprop(self, x, out, dout):
         return (ops.neg(ops.mul(dout, ops.mul(out, out))),)
+
+    def jvp(self, primals, tangents):
+        out = bind(self, *primals)
+        return out, ops.neg(ops.mul(tangents[0], ops.mul(out, out)))
 
     sympy = staticmethod(sym_elementwise(lambda v: 1 / v))
 

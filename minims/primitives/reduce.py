@@ -12,6 +12,7 @@ from .. import ops
 from ..interpreters.stack import bind
 from ..tensor import _describe
 from .base import Primitive
+from . import batch_rules
 from .operands import as_operand, normalize_axis
 
 
@@ -31,6 +32,10 @@ class _Reduce(Primitive):
         x = as_operand(self.name, x, "x")
         return bind(self, x, normalize_axis(self.name, axis, len(x.shape)))
 
+    def batch(self, args, dims, size):
+        (x, axes), (d, _) = args, dims
+        return bind(self, batch_rules.front(x, d, size), tuple(a + 1 for a in axes)), 0
+
     def _kept_shape(self, x, axes):
         return tuple(1 if i in axes else d for i, d in enumerate(x.shape))
 
@@ -41,7 +46,15 @@ class _Reduce(Primitive):
         return g
 
 
-class ReduceSum(_Reduce):
+class _LinearReduce(_Reduce):
+    """Sum and mean are linear: the tangent of the result is the same reduction of the tangent."""
+
+    def jvp(self, primals, tangents):
+        (x, axes), (t, _) = primals, tangents
+        return bind(self, x, axes), bind(self, t, axes)
+
+
+class ReduceSum(_LinearReduce):
     def impl(self, x, axes):
         out = np.sum(x, axis=axes, keepdims=self.keep_dims)
         return np.asarray(out, dtype=x.dtype if x.dtype.kind != "b" else np.int64)
@@ -54,7 +67,7 @@ class ReduceSum(_Reduce):
         return np.asarray(np.sum(x, axis=axes, keepdims=self.keep_dims), dtype=object)
 
 
-class ReduceMean(_Reduce):
+class ReduceMean(_LinearReduce):
     def impl(self, x, axes):
         out = np.mean(x, axis=axes, keepdims=self.keep_dims)
         return np.asarray(out, dtype=x.dtype if x.dtype.kind == "f" else np.float32)
@@ -76,6 +89,15 @@ class _ReduceExtreme(_Reduce):
         if x.size == 0:
             raise ValueError(f"{self.name}: cannot reduce an empty tensor of shape {list(x.shape)}.")
         return np.asarray(self._np(x, axis=axes, keepdims=self.keep_dims))
+
+    def jvp(self, primals, tangents):
+        """Each result moves with the element it was taken from (tied elements: their mean, as the
+        backward rule shares the gradient)."""
+        (x, axes), (t, _) = primals, tangents
+        out = bind(self, x, axes)
+        hit = ops.cast(ops.equal(x, self._expand(out, x, axes)), t.dtype)
+        total = ReduceSum(self.keep_dims)
+        return out, ops.div(bind(total, ops.mul(hit, t), axes), bind(total, hit, axes))
 
     def sympy(self, x, axes):
         extreme = sympy.Max if isinstance(self, ReduceMax) else sympy.Min
@@ -114,6 +136,16 @@ class Argmax(Primitive):
     def impl(self, x):
         dt = np.int32 if self.output_type is None else self.output_type.np_dtype
         return np.asarray(np.argmax(x, axis=self.axis)).astype(dt)
+
+    def batch(self, args, dims, size):
+        (x,), (d,) = args, dims
+        x = batch_rules.front(x, d, size)
+        if self.axis is None:                       # over the whole example: its flattened index
+            x = ops.reshape(x, (size, -1))
+            axis = 1
+        else:
+            axis = batch_rules.batch_axis_shifted(self.axis, x.ndim - 1)
+        return type(self)(axis, self.output_type)(x), 0
 
 
 class Argmin(Argmax):

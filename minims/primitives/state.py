@@ -44,5 +44,10 @@ class Assign(Primitive):
         variable._data = new._data
         return variable
 
+    def batch(self, args, dims, size):
+        raise RuntimeError(f"Assign: cannot write a batched value (inside vmap, one per example) into "
+                           f"Parameter '{args[0].name}': a Parameter holds one value. Fix: compute the "
+                           "value outside vmap, or return it from the vmapped function.")
+
     def impl(self, variable, value):
         return value.astype(variable.dtype, copy=True)

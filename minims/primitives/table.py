@@ -8,6 +8,8 @@ own).  A row says whether the primitive has
 * ``impl`` — its NumPy forward computation;
 * ``bprop`` — its backward rule (``None`` for a primitive that is not differentiable at all, such as
   a comparison: no gradient level records it);
+* ``jvp`` — its forward-mode rule (``None`` likewise);
+* ``batch`` — its batching rule for ``vmap`` (without one, ``vmap`` runs it once per example);
 * ``sympy`` — its rule on SymPy expressions (the symbolic interpreter's);
 * ``numba`` — the Numba kernel in ``minims.fast`` its ``impl`` calls when the fast path is on.
 
@@ -24,9 +26,9 @@ from .base import Primitive, has_rule
 __all__ = ["Row", "Table", "table", "RULES"]
 
 #: The columns of the table, in order.
-RULES = ("impl", "bprop", "sympy", "numba")
+RULES = ("impl", "bprop", "jvp", "batch", "sympy", "numba")
 
-_LEGEND = "✓ has the rule   · has none   – not differentiable (no gradient level records it)"
+_LEGEND = "✓ has the rule  · has none (batch: vmap loops over the examples)  – not differentiable"
 
 
 @dataclass(frozen=True)
@@ -38,6 +40,8 @@ class Row:
     where: str                  # the file that defines it, relative to the package: "primitives/math.py"
     impl: bool
     bprop: bool | None          # None: not differentiable
+    jvp: bool | None            # None: not differentiable
+    batch: bool
     sympy: bool
     numba: str | None           # "conv.conv2d": the kernel in minims.fast
 
@@ -96,9 +100,12 @@ def _row(cls) -> Row:
     where = module.removeprefix("minims.").replace(".", "/")
     if hasattr(sys.modules[module], "__path__"):
         where += "/__init__"
+    replays = cls.inline is not None        # a compiled graph: every interpreter replays its equations
     return Row(name=cls.__name__, cls=cls, where=where + ".py",
                impl=has_rule(cls, "impl"),
                bprop=has_rule(cls, "bprop") if cls.differentiable else None,
+               jvp=(has_rule(cls, "jvp") or replays) if cls.differentiable else None,
+               batch=cls.batch is not None or replays,
                sympy=has_rule(cls, "sympy"),
                numba=cls.fast_kernel)
 

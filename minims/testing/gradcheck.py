@@ -1,6 +1,6 @@
-"""Gradient checking: reverse-mode gradients against finite differences.
+"""Gradient checking: forward- and reverse-mode derivatives against finite differences.
 
-``check_grads(f, args, order=2)`` is the minims counterpart of JAX's ``check_grads(..., modes="rev")``.
+``check_grads(f, args, order=2, modes=("rev",))`` is the minims counterpart of JAX's ``check_grads``.
 It needs no MindSpore and no symbolic algebra, only the defining property of a vector-Jacobian
 product.  For a random cotangent ``w`` (one per output) and a random direction ``u`` of an input ``x``:
 
@@ -19,6 +19,12 @@ For ``order >= 2`` the same check runs on the gradient function ``x -> vjp(f)(x,
 gradient comes from differentiating the backward rules, so order 2 checks the bprop of the bprops,
 order 3 the bprop of those, and so on.
 
+With ``"fwd"`` in ``modes`` the forward-mode rules are checked the same way: ``<w, jvp(u)>`` (the
+``jvp`` rules' tangent, paired with ``w``) must equal the same central difference; for higher orders
+the check recurses on ``x -> jvp(f)(x, u)``.  Each level recurses in every mode, so ``order=2`` with
+both modes checks reverse over reverse, forward over reverse, reverse over forward and forward over
+forward.
+
 Float Tensor arguments are converted to float64 first (a central difference in float32 is far too
 noisy to check anything); integer and Bool Tensors and non-Tensor arguments are held fixed.
 
@@ -30,6 +36,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..autodiff.grad_api import vjp_call
+from ..autodiff.transforms import _jvp_call
 from ..tensor import Tensor, _describe
 
 __all__ = ["check_grads", "numerical_grad", "DEFAULT_EPS", "DEFAULT_RTOL", "DEFAULT_ATOL"]
@@ -42,6 +49,7 @@ DEFAULT_ATOL = 1e-6
 _ORDER_NAMES = {1: "the gradient (the backward rules)",
                 2: "the gradient of the gradient (the bprop of the bprops)",
                 3: "the third derivative (the bprop of the bprop of the bprops)"}
+_MODES = ("fwd", "rev")
 
 
 # ----- arguments and outputs -------------------------------------------------------------------------
@@ -86,8 +94,11 @@ def _with_arg(args: tuple, position: int, value: np.ndarray) -> tuple:
 
 
 # ----- check_grads -----------------------------------------------------------------------------------
-def check_grads(f, args, order=2, eps=None, rtol=DEFAULT_RTOL, atol=DEFAULT_ATOL, seed=0):
-    """Check the reverse-mode derivatives of ``f`` at ``args`` up to ``order`` against finite differences.
+def check_grads(f, args, order=2, eps=None, rtol=DEFAULT_RTOL, atol=DEFAULT_ATOL, seed=0, modes=("rev",)):
+    """Check the derivatives of ``f`` at ``args`` up to ``order`` against finite differences.
+
+    ``modes``: ``("rev",)`` checks the backward rules (``vjp``), ``("fwd",)`` the forward-mode rules
+    (``jvp``), ``("fwd", "rev")`` both and every mixture of them at higher orders.
 
     ``args`` is a tuple of ``f``'s arguments (a single Tensor is accepted too).  Outputs may be a
     Tensor of any shape or a (nested) tuple of Tensors.  Raises ``AssertionError`` naming the order,
@@ -97,6 +108,9 @@ def check_grads(f, args, order=2, eps=None, rtol=DEFAULT_RTOL, atol=DEFAULT_ATOL
     """
     if not isinstance(order, int) or order < 1:
         raise ValueError(f"check_grads: order must be an int >= 1, got {order!r}.")
+    modes = (modes,) if isinstance(modes, str) else tuple(modes)
+    if not modes or any(m not in _MODES for m in modes):
+        raise ValueError(f"check_grads: modes must be a tuple of 'fwd' and/or 'rev', got {modes!r}.")
     args = _to_float64(_as_args(args))
     positions = _float_positions(args)
     if not positions:
@@ -104,18 +118,41 @@ def check_grads(f, args, order=2, eps=None, rtol=DEFAULT_RTOL, atol=DEFAULT_ATOL
     eps = DEFAULT_EPS if eps is None else float(eps)
     name = getattr(f, "__name__", type(f).__name__)
     rng = np.random.default_rng(seed)
-    _check(f, args, positions, order, 1, dict(eps=eps, rtol=rtol, atol=atol, seed=seed, name=name), rng)
+    _check(f, args, positions, order, 1, dict(eps=eps, rtol=rtol, atol=atol, seed=seed, name=name,
+                                              modes=modes), rng)
 
 
 def _check(f, args, positions, order, level, opts, rng):
-    """Check the first derivative of ``f``, then recurse on its gradient function."""
+    """Check the first derivative of ``f`` in each mode, then recurse on the derivative functions."""
     outputs = _flat_outputs(f(*args))
     cotangents = [Tensor(np.asarray(rng.standard_normal(o.shape), dtype=np.float64))
                   if _is_float_tensor(o) else None
                   for o in outputs]
     if all(w is None for w in cotangents):
         raise ValueError(f"check_grads: {opts['name']} has no float Tensor output to differentiate.")
+    for mode in opts["modes"]:
+        derivative = (_check_rev if mode == "rev" else _check_fwd)(f, args, positions, level, opts, rng,
+                                                                    cotangents)
+        if order > 1:
+            _check(derivative, args, positions, order - 1, level + 1, opts, rng)
 
+
+def _difference(f, args, p, u, cotangents, eps) -> float:
+    """d/dt <w, f(x + t u)> at t = 0 by a central difference (argument ``p`` moves along ``u``)."""
+    x = args[p]._data
+    plus = _pairing(cotangents, _flat_outputs(f(*_with_arg(args, p, x + eps * u))))
+    minus = _pairing(cotangents, _flat_outputs(f(*_with_arg(args, p, x - eps * u))))
+    return (plus - minus) / (2 * eps)
+
+
+def _compare(analytic, numeric, level, p, args, opts, mode):
+    allowed = opts["atol"] + opts["rtol"] * abs(numeric)
+    if not abs(analytic - numeric) <= allowed:          # also fails for NaN
+        raise AssertionError(_report(level, p, args[p], analytic, numeric, allowed, opts, mode))
+
+
+def _check_rev(f, args, positions, level, opts, rng, cotangents):
+    """<vjp(w), u> against the difference; returns ``x -> vjp(f)(x, w)`` for the next order."""
     def vjp_of_f(*xs):
         """x -> the gradients of <w, f(x)> with respect to the checked arguments (a tuple)."""
         _, grads, _ = vjp_call(f, xs, positions, (), sens=cotangents, where="check_grads")
@@ -123,29 +160,47 @@ def _check(f, args, positions, order, level, opts, rng):
 
     grads = vjp_of_f(*args)
     for k, p in enumerate(positions):
-        x = args[p]._data
-        u = rng.standard_normal(x.shape)
+        u = rng.standard_normal(args[p].shape)
         analytic = float(np.sum(np.asarray(grads[k]._data, dtype=np.float64) * u))
-        eps = opts["eps"]
-        plus = _pairing(cotangents, _flat_outputs(f(*_with_arg(args, p, x + eps * u))))
-        minus = _pairing(cotangents, _flat_outputs(f(*_with_arg(args, p, x - eps * u))))
-        numeric = (plus - minus) / (2 * eps)
-        allowed = opts["atol"] + opts["rtol"] * abs(numeric)
-        if not abs(analytic - numeric) <= allowed:          # also fails for NaN
-            raise AssertionError(_report(level, p, args[p], analytic, numeric, allowed, opts))
-    if order > 1:
-        _check(vjp_of_f, args, positions, order - 1, level + 1, opts, rng)
+        _compare(analytic, _difference(f, args, p, u, cotangents, opts["eps"]), level, p, args, opts, "rev")
+    return vjp_of_f
 
 
-def _report(level, position, arg, analytic, numeric, allowed, opts) -> str:
+def _check_fwd(f, args, positions, level, opts, rng, cotangents):
+    """<w, jvp(u)> against the difference; returns ``x -> jvp(f)(x, u)`` for the next order."""
+    def jvp_along(tangents):
+        def fn(*xs):
+            moving = [i for i, t in enumerate(tangents) if t is not None]
+            def inner(*ys):
+                full = list(xs)
+                for i, y in zip(moving, ys):
+                    full[i] = y
+                return f(*full)
+            return _jvp_call(inner, [xs[i] for i in moving], [tangents[i] for i in moving])[1]
+        return fn
+
+    for p in positions:
+        u = rng.standard_normal(args[p].shape)
+        tangents = [None] * len(args)
+        tangents[p] = Tensor(np.asarray(u, dtype=np.float64))
+        analytic = _pairing(cotangents, _flat_outputs(jvp_along(tangents)(*args)))
+        _compare(analytic, _difference(f, args, p, u, cotangents, opts["eps"]), level, p, args, opts, "fwd")
+    every = [Tensor(np.asarray(rng.standard_normal(args[p].shape), dtype=np.float64)) if p in positions else None
+             for p in range(len(args))]
+    return jvp_along(every)
+
+
+def _report(level, position, arg, analytic, numeric, allowed, opts, mode="rev") -> str:
     diff = abs(analytic - numeric)
     rel = diff / max(abs(numeric), np.finfo(np.float64).tiny)
-    what = _ORDER_NAMES.get(level, f"derivative of order {level}")
+    what = (_ORDER_NAMES.get(level, f"derivative of order {level}") if mode == "rev" else
+            f"the derivative of order {level} by the forward-mode (jvp) rules")
     # seven significant digits: the last digits of a float64 product depend on the CPU's BLAS kernel
     return (
         f"check_grads failed at order {level}, {what}, of {opts['name']} "
         f"for argument {position} ({_describe(arg)}):\n"
-        f"  analytic  {'<vjp(w), u>':<34} = {analytic: .6e}   (reverse mode)\n"
+        f"  analytic  {'<vjp(w), u>' if mode == 'rev' else '<w, jvp(u)>':<34} = {analytic: .6e}   "
+        f"({'reverse' if mode == 'rev' else 'forward'} mode)\n"
         f"  numeric   {'d/dt <w, f(x + t u)> at t = 0':<34} = {numeric: .6e}   "
         f"(central difference, eps={opts['eps']:g})\n"
         f"  relative error {rel:.3e}: |analytic - numeric| = {diff:.3e} exceeds the tolerance "

@@ -7,7 +7,9 @@ from ... import ops
 from ... import fast as _fast          # the fast-path switch: _fast.enabled
 from ...interpreters.stack import bind
 from ...tensor import _describe
+from .. import tangents as T
 from ..base import Primitive
+from ..batch_rules import loop, merged_into_first_axis
 from ._geometry import _data_format, _require_tensor
 
 
@@ -89,6 +91,51 @@ class BatchNorm(Primitive):
         y = (x - mu.astype(x.dtype).reshape(bshape)) * (rstd * scale.astype(x.dtype)).reshape(bshape) \
             + bias.astype(x.dtype).reshape(bshape)
         return (y.astype(x.dtype, copy=False),) + tuple(s.astype(scale.dtype, copy=False) for s in stats)
+
+    def batch(self, args, dims, size):
+        """Inference normalises every image by the given statistics: the vmap batch joins N.  Training
+        computes statistics per example's batch, so each example runs on its own (loop)."""
+        if self.is_training or any(d is not None for d in dims[1:]):
+            return loop(self, args, dims, size)
+        return merged_into_first_axis(self, args, dims, size, tensor_positions=[0])
+
+    def jvp(self, primals, tangents):
+        """Tangents of ``y`` and of the four statistics; ``mean``/``variance`` are constants, as in
+        the backward rule.  In training, ``xhat = (x - mu) / sigma`` with the batch's statistics:
+        ``d xhat = (dx - mean(dx)) / sigma - xhat * mean(xhat * dx) / sigma``."""
+        x, scale, bias, mean, variance = primals
+        tx, ts, tb = tangents[:3]
+        out = bind(self, *primals)
+        axes, bshape = self._axes(x), self._bshape(x)
+
+        def per_channel(v):
+            return ops.cast(ops.reshape(v, bshape), x.dtype)
+        s = per_channel(scale)
+        if self.is_training:
+            m = x.size // x.shape[1]
+            mu = ops.mean(x, axes, keep_dims=True)
+            xc = ops.sub(x, mu)
+            rstd = ops.reciprocal(ops.sqrt(ops.add(ops.mean(ops.mul(xc, xc), axes, keep_dims=True), self.epsilon)))
+            xhat = ops.mul(xc, rstd)
+        else:
+            rstd = ops.reciprocal(ops.sqrt(ops.add(per_channel(variance), self.epsilon)))
+            xhat = ops.mul(ops.sub(x, per_channel(mean)), rstd)
+        dy = T.mul(None if ts is None else per_channel(ts), xhat)
+        dy = T.add(dy, None if tb is None else per_channel(tb))
+        stats = (None,) * 4
+        if tx is not None:
+            if self.is_training:
+                centered = ops.sub(tx, ops.mean(tx, axes, keep_dims=True))
+                dxhat = ops.mul(ops.sub(centered, ops.mul(xhat, ops.mean(ops.mul(xhat, tx), axes, keep_dims=True))),
+                                rstd)
+                d_mu = ops.cast(ops.mean(tx, axes), scale.dtype)
+                d_var = ops.mul(ops.mean(ops.mul(xc, tx), axes), 2.0)          # of the biased variance
+                stats = (d_mu, ops.cast(ops.mul(d_var, m / (m - 1)), scale.dtype), d_mu,
+                         ops.cast(d_var, scale.dtype))
+            else:
+                dxhat = ops.mul(tx, rstd)
+            dy = T.add(dy, ops.mul(s, dxhat))
+        return out, (T.fit(dy, out[0]), *stats)
 
     def bprop(self, x, scale, bias, mean, variance, out, dout):
         dy, d_mean, d_var, d_r1, d_r2 = dout

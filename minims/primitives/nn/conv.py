@@ -9,6 +9,9 @@ import numpy as np
 from ... import fast as _fast          # the fast-path switch: _fast.enabled
 from ...interpreters.stack import bind
 from ...tensor import Tensor
+from ... import ops
+from .. import tangents as T
+from ..batch_rules import front, loop, merged_into_first_axis
 from ..base import Primitive, wants_grad
 from ._geometry import (_data_format, _four, _is_int, _pad4, _pad_mode, _pair, _require_tensor,
                         _same_pads, _sibling)
@@ -157,6 +160,16 @@ class _ConvBase(Primitive):
                 dw[k * og:(k + 1) * og, :, i, j] = dy2[k * og:(k + 1) * og] @ tap.T
         return dw
 
+    def jvp(self, primals, tangents):
+        """Every member of the family is bilinear in its two Tensor inputs (the third, a shape, is
+        static): the tangent is the same primitive applied to one tangent and the other primal."""
+        a, b, *static = primals
+        ta, tb = tangents[:2]
+        out = bind(self, *primals)
+        da = bind(self, ta, b, *static) if ta is not None else None
+        db = bind(self, a, tb, *static) if tb is not None else None
+        return out, T.add(da, db)
+
     def _check_pair(self, a, b, names):
         for name, v in zip(names, (a, b)):
             _require_tensor(self.name, name, v)
@@ -203,6 +216,12 @@ class Conv2D(_ConvBase):
                 return out
         return self._conv(x, w)
 
+    def batch(self, args, dims, size):
+        (x, w), (dx, dw) = args, dims
+        if dw is not None:                          # a weight per example: one convolution each
+            return loop(self, args, dims, size)
+        return merged_into_first_axis(self, args, dims, size, tensor_positions=[0])
+
     def bprop(self, x, w, out, dout):
         o = w.shape[0]
         dx = _sibling(self, Conv2DBackpropInput, out_channel=o)(dout, w, x.shape) if wants_grad(0) else None
@@ -237,6 +256,16 @@ class Conv2DBackpropInput(_ConvBase):
             if out is not None:
                 return out
         return self._backprop_input(dout, w, input_size)
+
+    def batch(self, args, dims, size):
+        (dout, w, input_size), (dd, dw, _) = args, dims
+        if dw is not None:
+            return loop(self, args, dims, size)
+        n = input_size[0]
+        dout = front(dout, dd, size)
+        dout = ops.reshape(dout, (size * n,) + tuple(dout.shape[2:]))
+        out = bind(self, dout, w, (size * n,) + tuple(input_size[1:]))
+        return ops.reshape(out, (size, n) + tuple(out.shape[1:])), 0
 
     def bprop(self, dout, w, input_size, out, g):
         o = w.shape[0]

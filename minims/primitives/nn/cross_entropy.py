@@ -10,6 +10,7 @@ from ... import fast as _fast          # the fast-path switch: _fast.enabled
 from ...interpreters.stack import bind
 from ...tensor import Tensor, _describe
 from ..base import Primitive
+from ..batch_rules import front, merged_into_first_axis
 from ._geometry import _require_tensor
 
 
@@ -57,6 +58,18 @@ class SoftmaxCrossEntropyWithLogits(Primitive):
         lsm = _log_softmax(logits)
         loss = -(labels * lsm).sum(axis=-1)
         return loss.astype(logits.dtype), (np.exp(lsm) - labels).astype(logits.dtype)
+
+    def batch(self, args, dims, size):
+        return merged_into_first_axis(self, args, dims, size)       # every row on its own
+
+    def jvp(self, primals, tangents):
+        (logits, labels), (t, _) = primals, tangents
+        out = bind(self, logits, labels)
+        p = ops.softmax(logits, -1)
+        total = ops.sum(labels, -1, keepdim=True)
+        t_loss = ops.sum(ops.mul(t, ops.sub(ops.mul(p, total), labels)), -1)   # <d loss / d logits, t>
+        t_grad = ops.mul(p, ops.sub(t, ops.sum(ops.mul(t, p), -1, keepdim=True)))   # softmax's jvp
+        return out, (t_loss, t_grad)
 
     def bprop(self, logits, labels, out, dout):
         d_loss, d_grad = dout
@@ -117,6 +130,27 @@ class SparseSoftmaxCrossEntropyWithLogits(Primitive):
             return ((np.exp(lsm) - self._onehot(labels, c, logits.dtype)) / n).astype(logits.dtype)
         loss = -np.take_along_axis(lsm, labels[:, None].astype(np.int64), axis=-1).mean()
         return np.asarray(loss, dtype=logits.dtype)
+
+    def batch(self, args, dims, size):
+        """The mean over each example's rows: written in ops on the whole batch of rows."""
+        (logits, labels), (dl, dlab) = args, dims
+        logits, labels = front(logits, dl, size), front(labels, dlab, size)
+        n, c = logits.shape[1:]
+        p_or_log = ops.log_softmax(logits, -1)
+        onehot = ops.one_hot(labels, c, dtype=logits.dtype)
+        if self.is_grad:
+            return ops.div(ops.sub(ops.exp(p_or_log), onehot), n), 0
+        return ops.neg(ops.mean(ops.sum(ops.mul(onehot, p_or_log), -1), -1)), 0
+
+    def jvp(self, primals, tangents):
+        (logits, labels), (t, _) = primals, tangents
+        out = bind(self, logits, labels)
+        n, c = logits.shape
+        p = ops.softmax(logits, -1)
+        if self.is_grad:        # out = (softmax - onehot) / n: softmax's jvp, divided by n
+            return out, ops.div(ops.mul(p, ops.sub(t, ops.sum(ops.mul(t, p), -1, keepdim=True))), n)
+        onehot = ops.one_hot(labels, c, dtype=logits.dtype)
+        return out, ops.sum(ops.mul(t, ops.div(ops.sub(p, onehot), n)))
 
     def bprop(self, logits, labels, out, dout):
         n, c = logits.shape

@@ -8,6 +8,7 @@ from ... import context
 from ...interpreters.stack import bind
 from ...tensor import _describe
 from ..base import Primitive
+from ..batch_rules import merged_into_first_axis
 from ._geometry import _is_int, _require_tensor
 
 
@@ -36,6 +37,11 @@ class _DropoutBase(Primitive):
 
     def _draw(self, shape):
         return self._rng().random(shape) < self.keep_prob
+
+    def jvp(self, primals, tangents):
+        out = bind(self, *primals)                  # one draw: the mask scales the tangent too
+        mask = ops.cast(out[1], tangents[0].dtype)
+        return out, (ops.div(ops.mul(tangents[0], mask), self.keep_prob), None)
 
     def bprop(self, x, out, dout):
         # the mask is a constant of this draw: stop_gradient keeps it off every gradient tape
@@ -68,6 +74,10 @@ class Dropout(_DropoutBase):
         mask = self._draw(x.shape).astype(x.dtype)
         return (x * mask / np.asarray(self.keep_prob, x.dtype)).astype(x.dtype, copy=False), mask
 
+    def batch(self, args, dims, size):
+        out = bind(self, *args)                     # one draw for the whole batch: each example its own mask
+        return out, (dims[0], dims[0])
+
 
 class Dropout2D(_DropoutBase):
     """``ops.Dropout2D(keep_prob=0.5)(x)`` -> ``(output, mask)`` for ``(N, C, H, W)`` input.
@@ -88,3 +98,6 @@ class Dropout2D(_DropoutBase):
     def impl(self, x):
         mask = np.broadcast_to(self._draw(x.shape[:2] + (1, 1)), x.shape).copy()
         return (x * mask / np.asarray(self.keep_prob, x.dtype)).astype(x.dtype, copy=False), mask
+
+    def batch(self, args, dims, size):
+        return merged_into_first_axis(self, args, dims, size)

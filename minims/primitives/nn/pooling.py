@@ -10,6 +10,7 @@ from ... import fast as _fast          # the fast-path switch: _fast.enabled
 from ...interpreters.stack import bind
 from ...tensor import Tensor, _describe
 from ..base import Primitive
+from ..batch_rules import merged_into_first_axis
 from ._geometry import (_data_format, _pad4, _pad_mode, _pair, _same_pads, _sibling, _unwindow,
                         _windows)
 
@@ -158,6 +159,17 @@ class _PoolBase(Primitive):
         xp = _unwindow(cols, padded, self.strides, self._dilation)
         return np.ascontiguousarray(xp[:, :, pt:pt + h, pl:pl + w])
 
+    def batch(self, args, dims, size):
+        """Every window is in one image: the vmap batch joins the images' axis N."""
+        return merged_into_first_axis(self, args, dims, size)
+
+    def _linear_in_grad_jvp(self, primals, tangents):
+        """The gradient primitives are linear in ``grad``; ``x`` and ``origin_output`` only choose the
+        positions, which are piecewise constant (no tangent)."""
+        x, origin, grad = primals
+        t = tangents[2]
+        return bind(self, x, origin, grad), (None if t is None else bind(self, x, origin, t))
+
     def _check_grad_args(self, x, out, dout):
         self._check_input(x)
         _, _, hw = self._geometry(x.shape[2:])
@@ -192,6 +204,11 @@ class MaxPool(_PoolBase):
         idx, flat = self._argmax(x)
         return np.take_along_axis(flat, idx[..., None], axis=-1)[..., 0]
 
+    def jvp(self, primals, tangents):
+        (x,), (t,) = primals, tangents
+        out = bind(self, x)
+        return out, _sibling(self, MaxPoolGradGrad)(x, out, t)      # the tangent at each window's maximum
+
     def bprop(self, x, out, dout):
         return (_sibling(self, MaxPoolGrad)(x, out, dout),)
 
@@ -218,6 +235,9 @@ class MaxPoolGrad(_PoolBase):
         idx, _ = self._argmax(x)
         return self._scatter(x.shape, idx, grad.astype(np.result_type(x, grad), copy=False))
 
+    def jvp(self, primals, tangents):
+        return self._linear_in_grad_jvp(primals, tangents)
+
     def bprop(self, x, origin_output, grad, out, g):
         return None, None, _sibling(self, MaxPoolGradGrad)(x, origin_output, g)
 
@@ -241,6 +261,9 @@ class MaxPoolGradGrad(_PoolBase):
             if out is not None:
                 return out
         return self._gather(x, grad)
+
+    def jvp(self, primals, tangents):
+        return self._linear_in_grad_jvp(primals, tangents)
 
     def bprop(self, x, origin_output, grad, out, g):
         return None, None, _sibling(self, MaxPoolGrad)(x, origin_output, g)
@@ -291,6 +314,9 @@ class AvgPool(_PoolBase):
                 return out
         return self._avg(x)
 
+    def jvp(self, primals, tangents):
+        return bind(self, *primals), bind(self, tangents[0])        # linear
+
     def bprop(self, x, out, dout):
         return (_sibling(self, AvgPoolGrad)(x, out, dout),)
 
@@ -311,6 +337,9 @@ class AvgPoolGrad(_PoolBase):
             if out is not None:
                 return out
         return self._avg_adjoint(x.shape, grad)
+
+    def jvp(self, primals, tangents):
+        return self._linear_in_grad_jvp(primals, tangents)
 
     def bprop(self, x, origin_output, grad, out, g):
         return None, None, _sibling(self, AvgPool)(g)

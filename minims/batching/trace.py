@@ -1,0 +1,117 @@
+"""The batching interpreter: a tracer carries a whole batch of values and says where its batch axis is.
+
+``vmap(fn)`` pushes one ``BatchTrace``.  Inside ``fn`` a batched value looks like *one* example (its
+``shape`` is the example's shape, as in JAX), so ``fn`` is written for a single example; underneath,
+the tracer holds the whole batch, with the batch axis at ``_bdim``.  Each primitive applied to a
+batched value comes to ``process``, which runs the primitive's batching rule: one call of the
+primitive (or a few) on the whole batch, and the position of the result's batch axis.  Rules are
+written in minims ops, so batching composes with every other interpreter: ``vmap(grad(f))`` (the
+backward rules run batched), ``grad(vmap(f))``, ``jit(vmap(f))``, nested ``vmap``.
+
+A primitive without a rule is run once per example and the results stacked (``loop``): always right,
+only slower.  ``minims.primitives.table()`` says which primitives have a rule.
+
+Values that do not carry the batch (a weight, a constant) stay plain Tensors: an unbatched operand
+is broadcast by the rule, never copied per example.
+"""
+from __future__ import annotations
+
+from .. import ops
+from ..interpreters.stack import MinimsError, Trace, Tracer, bind
+from ..tensor import Tensor
+
+__all__ = ["BatchTrace", "BatchTracer", "BatchedValueError", "move_to_front", "example", "loop"]
+
+
+class BatchedValueError(MinimsError, RuntimeError):
+    """A batched value was asked for one value (``float(x)``, ``if x > 0:``, printing) inside ``vmap``."""
+
+
+class BatchTracer(Tracer):
+    """A batch of values seen as one example: ``_value`` holds the batch, with the batch at ``_bdim``."""
+
+    __slots__ = ("_value", "_bdim")
+
+    def _primal_value(self):
+        raise BatchedValueError(
+            f"inside vmap a Tensor of shape {list(self.shape)} stands for a batch of "
+            f"{self._trace.size} of them, so it has no single value (float(), .asnumpy(), `if` on a "
+            "Tensor, printing). Fix: return the value from the function, or use ops.select for "
+            "choices that depend on values."
+        )
+
+    @property
+    def dtype(self):
+        return self._value.dtype
+
+
+def _box(trace, value, bdim):
+    t = object.__new__(BatchTracer)
+    # the first example, a view: what shape and dtype checks inside the primitives see
+    t._data = value._data[(slice(None),) * bdim + (0,)]
+    t._value = value
+    t._bdim = bdim
+    t._trace = trace
+    return t
+
+
+def move_to_front(value, dim):
+    """``value`` with its batch axis ``dim`` moved to the front (``dim`` None: unchanged)."""
+    if dim is None or dim == 0:
+        return value
+    perm = (dim,) + tuple(i for i in range(value.ndim) if i != dim)
+    return ops.transpose(value, perm)
+
+
+def example(value, dim, i):
+    """Example ``i`` of a batched value (or the value itself when it is not batched)."""
+    return value if dim is None else ops.getitem(value, (slice(None),) * dim + (i,))
+
+
+def loop(prim, values, dims, size):
+    """The fallback rule: the primitive once per example, the results stacked along a new axis 0."""
+    results = [bind(prim, *(example(v, d, i) for v, d in zip(values, dims))) for i in range(size)]
+    if isinstance(results[0], tuple):
+        outs = tuple(ops.stack([r[k] for r in results], 0) if isinstance(results[0][k], Tensor) else results[0][k]
+                     for k in range(len(results[0])))
+        return outs, tuple(0 if isinstance(o, Tensor) else None for o in outs)
+    if not isinstance(results[0], Tensor):
+        return results[0], None
+    return ops.stack(results, 0), 0
+
+
+class BatchTrace(Trace):
+    """One ``vmap`` level: ``size`` examples at once."""
+
+    def __init__(self, size: int):
+        self.size = size
+
+    def new_input(self, value: Tensor, dim: int | None):
+        return value if dim is None else _box(self, value, dim)
+
+    def owns(self, value) -> bool:
+        return isinstance(value, BatchTracer) and value._trace is self
+
+    def unbox(self, value):
+        """``(value holding the batch, its batch axis)``; ``(value, None)`` if not batched here."""
+        return (value._value, value._bdim) if self.owns(value) else (value, None)
+
+    def process(self, prim, args):
+        if prim.inline is not None:
+            return prim.inline(args)        # a compiled graph: its equations are batched one by one
+        values, dims = [], []
+        for a in args:
+            v, d = self.unbox(a)
+            values.append(v)
+            dims.append(d)
+        rule = prim.batch
+        if rule is None:
+            out, out_dims = loop(prim, values, dims, self.size)
+        else:
+            out, out_dims = rule(values, dims, self.size)
+        if isinstance(out, tuple):
+            return tuple(self._wrap(o, d) for o, d in zip(out, out_dims))
+        return self._wrap(out, out_dims)
+
+    def _wrap(self, value, dim):
+        return value if dim is None or not isinstance(value, Tensor) else _box(self, value, dim)
