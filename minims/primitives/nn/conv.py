@@ -217,8 +217,7 @@ class Conv2D(_ConvBase):
         return self._conv(x, w)
 
     def batch(self, args, dims, size):
-        (x, w), (dx, dw) = args, dims
-        if dw is not None:                          # a weight per example: one convolution each
+        if dims[1] is not None:                     # a weight per example: one convolution each
             return loop(self, args, dims, size)
         return merged_into_first_axis(self, args, dims, size, tensor_positions=[0])
 
