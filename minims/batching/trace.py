@@ -44,6 +44,12 @@ class BatchTracer(Tracer):
     def dtype(self):
         return self._value.dtype
 
+    def __repr__(self):
+        return (f"Tensor(shape={list(self.shape)}, dtype={self.dtype}, value=<a batch of {self._trace.size} "
+                f"inside vmap>)")
+
+    __str__ = __repr__
+
 
 def _box(trace, value, bdim):
     t = object.__new__(BatchTracer)

@@ -62,6 +62,9 @@ def _rebuild(structure, leaves):
 def _output(trace, value, axis, where):
     """One output leaf with its batch axis at ``axis`` (an unbatched one broadcast there)."""
     if not isinstance(value, Tensor):
+        if not isinstance(value, (bool, int, float)):
+            raise VmapError(f"vmap: the outputs of fn must be Tensors or numbers (in tuples or lists), but "
+                            f"{where} is {_describe(value)}. Fix: return a tuple of Tensors.")
         if axis is None:
             return value
         value = Tensor(value)
@@ -111,6 +114,9 @@ def vmap(fn, in_axes=0, out_axes=0):
     """``mindspore.vmap(fn, in_axes=0, out_axes=0)`` (see the module docstring)."""
     if not callable(fn):
         raise VmapError(f"vmap: fn must be a function or a Cell, but got {_describe(fn)}.")
+    ensemble = getattr(fn, "vmap_ensemble", None)       # a CellList: one Cell per example
+    if ensemble is not None:
+        return ensemble(in_axes, out_axes)
     if in_axes is None:
         raise VmapError("vmap: in_axes cannot be a single None: nothing would be mapped. Fix: in_axes=0, "
                         "or a tuple with an int for the batched arguments.")
@@ -152,3 +158,4 @@ def vmap(fn, in_axes=0, out_axes=0):
 
     vmapped.__name__ = f"vmap_{getattr(fn, '__name__', type(fn).__name__)}"
     return vmapped
+

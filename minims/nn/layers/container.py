@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 
+from ... import ops
 from ...tensor import _describe
 from ..cell import Cell
 
@@ -128,3 +129,23 @@ class CellList(_IndexedCells):
 
     def construct(self, *inputs):
         raise NotImplementedError("CellList has no construct: iterate over it in the owner's construct.")
+
+    def vmap_ensemble(self, in_axes=0, out_axes=0):
+        """What ``vmap(cell_list, in_axes, out_axes)`` returns (MindSpore's model ensembling): Cell
+        ``i`` gets example ``i`` of every mapped argument (an argument with in_axes None: all of it),
+        and the outputs are stacked along ``out_axes``."""
+        def run(*args):
+            axes = in_axes if isinstance(in_axes, (tuple, list)) else (in_axes,) * len(args)
+            if len(axes) != len(args):
+                raise RuntimeError(f"vmap: in_axes has {len(axes)} entries, but the CellList was called with "
+                                   f"{len(args)} arguments.")
+            outs = []
+            for i, cell in enumerate(self):
+                example = [a if ax is None else ops.getitem(a, (slice(None),) * (ax % a.ndim) + (i,))
+                           for a, ax in zip(args, axes)]
+                outs.append(cell(*example))
+            if isinstance(outs[0], (tuple, list)):
+                axes_out = out_axes if isinstance(out_axes, (tuple, list)) else (out_axes,) * len(outs[0])
+                return tuple(ops.stack([o[k] for o in outs], axes_out[k]) for k in range(len(outs[0])))
+            return ops.stack(outs, out_axes)
+        return run
