@@ -43,6 +43,7 @@ SECTIONS = (
     ("initializer", "Initializers"),
     ("optimizer", "Optimizers"),
     ("graph", "jit and Graph mode"),
+    ("transforms", "Functional transforms: jvp, vjp, vmap, Jacobians, derivative"),
     ("dataset", "The data set (minims.dataset)"),
 )
 
@@ -413,6 +414,42 @@ f(Tensor([1.0, 2.0]))
        "MindSpore 2.10 compiles the item assignment; minims' graphs have no in-place writes."),
     _m("mode-as-string", "graph", "mode='graph' instead of the constant",
        'ms.set_context(mode="graph")', TypeError, ["set_context", "mode", "str 'graph'", "GRAPH_MODE"]),
+
+    # ----- functional transforms -----------------------------------------------------------------
+    _m("jvp-tangent-count", "transforms", "One tangent for a function of two inputs",
+       'x = Tensor([1.0, 2.0])\nops.jvp(ops.mul, (x, x), x)', ValueError,
+       ["jvp", "invalid length: should be 2, but got 1", "Fix"]),
+    _m("jvp-tangent-dtype", "transforms", "A float64 tangent (NumPy's default) for a float32 input",
+       'ops.jvp(ops.sin, Tensor([1.0, 2.0]), Tensor(np.ones(2)))', TypeError,
+       ["jvp", "Float64", "Float32", "Fix"]),
+    _m("jvp-tangent-shape", "transforms", "A tangent shaped unlike its input",
+       'ops.jvp(ops.sin, Tensor([1.0, 2.0, 3.0]), Tensor([1.0, 1.0]))', ValueError,
+       ["jvp", "[2]", "[3]", "direction", "Fix"], "same",
+       "MindSpore 2.10 does not check the tangent's shape: here a ValueError comes from inside Mul's "
+       "rule, and for some functions a tangent of the wrong shape is returned without an error."),
+    _m("vjp-cotangent-shape", "transforms", "A cotangent shaped unlike the output",
+       'out, vjp_fn = ops.vjp(ops.sin, Tensor([1.0, 2.0, 3.0]))\nvjp_fn(Tensor([1.0]))', ValueError,
+       ["vjp_fn", "[1]", "[3]", "Fix"]),
+    _m("vmap-axis-out-of-range", "transforms", "An in_axes entry past the last axis",
+       'ops.vmap(ops.sin, in_axes=2)(Tensor(np.ones((2, 3), np.float32)))', RuntimeError,
+       ["vmap", "axis 2", "out of bounds", "[2, 3]"]),
+    _m("vmap-list-argument", "transforms", "A Python list of numbers as the batched argument",
+       'def double(r):\n    return r * 2\n\nops.vmap(double)([1.0, 2.0, 3.0])', RuntimeError,
+       ["vmap", "must be a Tensor", "float 1.0", "Fix"]),
+    _m("vmap-sizes-differ", "transforms", "Batched arguments with different numbers of examples",
+       'ops.vmap(ops.add)(Tensor(np.ones((2, 3), np.float32)), Tensor(np.ones((3, 3), np.float32)))',
+       RuntimeError, ["vmap", "different sizes", "[2, 3]"]),
+    _m("vmap-float-of-batch", "transforms", "float() of a value inside vmap",
+       'ops.vmap(lambda r: float(r.sum()))(Tensor(np.ones((2, 3), np.float32)))', RuntimeError,
+       ["vmap", "no single value", "batch of 2", "Fix"], "n/a",
+       "MindSpore compiles the vmapped function, so float() of a Tensor fails while compiling with a "
+       "message of the graph compiler; minims says what a batched value is."),
+    _m("jacobian-position", "transforms", "grad_position past the last input",
+       'ops.jacfwd(ops.sin, grad_position=1)(Tensor([1.0, 2.0]))', ValueError,
+       ["jacfwd", "grad_position 1", "out of range", "1 input"]),
+    _m("derivative-order-zero", "transforms", "order=0 in derivative",
+       'ops.derivative(ops.sin, Tensor([1.0, 2.0]), 0)', ValueError,
+       ["derivative", "less than 1", "Fix"]),
 
     # ----- the data set ----------------------------------------------------------------------------
     _m("dataset-unknown-split", "dataset", "Asking for a split that does not exist",
