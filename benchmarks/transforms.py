@@ -7,7 +7,9 @@
    examples (the batched gradient), in PyNative and with ``jit`` (which must compile once).
 
 Each pair runs interleaved in one process after a check that both compute the same numbers (the
-mean of the per-example gradients is the batched gradient).  Medians of ``--rounds`` samples.
+mean of the per-example gradients is the batched gradient).  Medians of ``--rounds`` samples.  With
+PyTorch importable, the same pairs in PyTorch (``torch.func.jvp``, ``torch.func.vmap(grad)``) run too,
+as a peer: how far the per-example ratio is the arithmetic of the problem rather than minims'.
 Usage: python benchmarks/transforms.py [--rounds 15] [--json out.json]
 """
 from __future__ import annotations
@@ -101,6 +103,51 @@ def mlp_setup():
     return params, x, y, batch_loss, one_loss
 
 
+def torch_rows(rounds):
+    """The same two pairs in PyTorch (None without PyTorch)."""
+    try:
+        import torch
+        from torch.func import grad as tgrad, jvp as tjvp, vmap as tvmap
+    except ImportError:
+        return None
+    scale, shift = torch.tensor(SCALE.asnumpy()), torch.tensor(SHIFT.asnumpy())
+
+    def tchain(x):
+        for _ in range(GROUPS):
+            x = torch.sin(x) * scale + torch.tanh(x * shift)
+        return x
+    x, v = torch.tensor(X0), torch.ones(4)
+
+    def autograd_grad():
+        xg = x.clone().requires_grad_(True)
+        value = tchain(xg).sum()
+        return value, torch.autograd.grad(value, xg)[0]
+    chain = interleaved({"jvp": lambda: tjvp(tchain, (x,), (v,)), "grad": autograd_grad}, rounds, 5)
+    rng = np.random.default_rng(7)
+    ws = []
+    for fan_in, fan_out in zip(SIZES[:-1], SIZES[1:]):
+        ws.append(torch.tensor((rng.standard_normal((fan_in, fan_out)) / np.sqrt(fan_in)).astype(np.float32)))
+        ws.append(torch.tensor((0.1 * rng.standard_normal(fan_out)).astype(np.float32)))
+    xs = torch.tensor(rng.standard_normal((N, SIZES[0])).astype(np.float32))
+    ys = torch.tensor(rng.integers(0, SIZES[-1], N).astype(np.int64))
+
+    def net(inp, w0, b0, w1, b1, w2, b2):
+        h = torch.relu(inp @ w0 + b0)
+        return torch.relu(h @ w1 + b1) @ w2 + b2
+
+    def loss(inp, lab, params):
+        return torch.nn.functional.cross_entropy(net(inp, *params), lab)
+
+    def one(example, label, params):
+        return loss(example[None], label[None], params)
+    per_example = tvmap(tgrad(one, argnums=2), in_dims=(0, 0, None))
+    batched = tgrad(loss, argnums=2)
+    mlp = interleaved({"vmap(grad)": lambda: per_example(xs, ys, ws), "batched grad": lambda: batched(xs, ys, ws)},
+                      max(3, rounds // 3), 1)
+    return ({k: tuple(t / (4 * GROUPS) * 1e6 for t in row) for k, row in chain.items()},
+            {k: tuple(t * 1e3 for t in row) for k, row in mlp.items()}, torch.__version__, torch.get_num_threads())
+
+
 def per_example_rows(rounds):
     params, x, y, batch_loss, one_loss = mlp_setup()
     positions = tuple(range(2, 2 + len(params)))
@@ -147,6 +194,19 @@ def main():
         report[f"per-example/batched {mode}"] = ratio
     print(f"   jit(vmap(grad)) compiled {traces} time(s) for 3 calls")
     report.update(chain_us_per_op=chain_us, per_example_ms=rows, jit_traces=traces)
+    peer = torch_rows(args.rounds)
+    if peer is None:
+        print("3. PyTorch: not installed (pip install torch), no peer row")
+    else:
+        t_chain, t_mlp, version, threads = peer
+        print(f"3. PyTorch {version} ({threads} threads), the same pairs:")
+        print(f"   chain: jvp {t_chain['jvp'][0]:.2f} us/op, grad {t_chain['grad'][0]:.2f} us/op, "
+              f"jvp / grad {t_chain['jvp'][0] / t_chain['grad'][0]:.2f}")
+        print(f"   MLP: vmap(grad) {t_mlp['vmap(grad)'][0]:.2f} ms, batched grad {t_mlp['batched grad'][0]:.2f} ms, "
+              f"ratio {t_mlp['vmap(grad)'][0] / t_mlp['batched grad'][0]:.2f}")
+        print(f"   minims PyNative / PyTorch: jvp {chain_us['jvp PyNative'][0] / t_chain['jvp'][0]:.2f}, "
+              f"vmap(grad) {rows['vmap(grad) PyNative'][0] / t_mlp['vmap(grad)'][0]:.2f}")
+        report["torch"] = {"version": version, "threads": threads, "chain_us_per_op": t_chain, "mlp_ms": t_mlp}
     if args.json:
         with open(args.json, "w") as fh:
             json.dump(report, fh, indent=2)

@@ -109,13 +109,15 @@ class TapeTrace(Trace):
         The tape is freed node by node as the pass goes, unless ``keep`` (``vjp``'s ``vjp_fn``,
         which may be called again with other cotangents).
         """
+        if not nan_check.enabled:
+            return self._propagate(outputs, sens, keep, False)
         outer_rule = nan_check.current_rule()      # check_nan's errors name the rule being run
         try:
-            self._propagate(outputs, sens, keep)
+            self._propagate(outputs, sens, keep, True)
         finally:
             nan_check.set_rule(outer_rule)
 
-    def _propagate(self, outputs, sens, keep) -> None:
+    def _propagate(self, outputs, sens, keep, naming_rules) -> None:
         for out, s in zip(outputs, sens):
             if self.owns(out) and s is not None:
                 _accumulate(out._node, out._index, s)
@@ -131,7 +133,8 @@ class TapeTrace(Trace):
                 dout = tuple(c if c is not None else _zeros_for(o) for c, o in zip(cot, node.out))
             else:
                 dout = cot[0]
-            nan_check.set_rule(node)
+            if naming_rules:
+                nan_check.set_rule(node)
             if node.prim.skips_unneeded_grads:     # only rules that ask wants_grad() pay for it
                 needed = tuple([p is not None for p in node.parents])
                 grads = run_bprop(node.prim, needed, (*node.args, node.out, dout))

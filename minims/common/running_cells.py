@@ -6,24 +6,33 @@ whatever happens inside.  Whoever needs to say *where* something happened reads 
 """
 from __future__ import annotations
 
+import threading
+
 __all__ = ["push", "pop", "innermost", "running"]
 
-_running: list = []
+
+class _Running(threading.local):
+    def __init__(self):
+        self.cells: list = []       # one stack per thread
+
+
+_state = _Running()
 
 
 def push(cell) -> None:
-    _running.append(cell)
+    _state.cells.append(cell)
 
 
 def pop() -> None:
-    _running.pop()
+    _state.cells.pop()
 
 
 def innermost():
     """The Cell whose ``construct`` (or bprop) is running right now, or None outside any Cell."""
-    return _running[-1] if _running else None
+    cells = _state.cells
+    return cells[-1] if cells else None
 
 
 def running() -> tuple:
-    """Every Cell whose call is running, outermost first."""
-    return tuple(_running)
+    """Every Cell whose call is running (in this thread), outermost first."""
+    return tuple(_state.cells)

@@ -14,24 +14,33 @@ Every Cell call (``minims.nn.cell_call.run_cell``) and gradient call
 (``minims.autodiff.grad_api.vjp_call``) runs inside ``atomic``.  The outermost one opens the log;
 calls inside it share that log (opening one per call would cost every Cell call), so the unit that
 is undone is the whole outermost call — a training step.  If it raises, the old arrays are put back.
-Outside any Cell or gradient call nothing is logged.
+Outside any Cell or gradient call nothing is logged.  Each thread has its own log: an outermost
+call is outermost in its thread.
 """
 from __future__ import annotations
 
+import threading
+
 __all__ = ["atomic", "record", "is_logging"]
 
-_log: dict | None = None    # the open log {id(Parameter): (Parameter, old array)}, or None
+
+class _Log(threading.local):
+    open: dict | None = None    # the open log {id(Parameter): (Parameter, old array)}, or None
+
+
+_state = _Log()
 
 
 def record(param) -> None:
     """Called just before ``param._data`` is replaced."""
-    if _log is not None and id(param) not in _log:
-        _log[id(param)] = (param, param._data)
+    log = _state.open
+    if log is not None and id(param) not in log:
+        log[id(param)] = (param, param._data)
 
 
 def is_logging() -> bool:
     """True inside an outermost Cell or gradient call (for tests and debugging)."""
-    return _log is not None
+    return _state.open is not None
 
 
 def atomic(fn, *args):
@@ -40,10 +49,10 @@ def atomic(fn, *args):
     Inside another ``atomic`` call this is just ``fn(*args)``: the outer call's log records the
     writes, and the outer call undoes them if the error reaches it.
     """
-    global _log
-    if _log is not None:
+    state = _state
+    if state.open is not None:
         return fn(*args)
-    _log = log = {}
+    state.open = log = {}
     try:
         return fn(*args)
     except BaseException:
@@ -51,4 +60,4 @@ def atomic(fn, *args):
             param._data = data
         raise
     finally:
-        _log = None
+        state.open = None

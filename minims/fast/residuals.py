@@ -23,6 +23,7 @@ NumPy path recomputes, and both give the same numbers (the residual is the same 
 """
 from __future__ import annotations
 
+import threading
 from collections import OrderedDict
 
 __all__ = ["keep", "take", "clear", "MAX_ENTRIES", "MAX_BYTES"]
@@ -34,6 +35,7 @@ MAX_BYTES = 64 << 20
 
 _store: OrderedDict = OrderedDict()     # (id(array), tag) -> (array, residual, nbytes)
 _bytes = 0
+_lock = threading.Lock()                # threads share the store (a kernel call is long; a lock is cheap)
 
 
 def keep(array, tag, residual, nbytes: int) -> None:
@@ -42,28 +44,31 @@ def keep(array, tag, residual, nbytes: int) -> None:
     if nbytes > MAX_BYTES:
         return
     key = (id(array), tag)
-    old = _store.pop(key, None)
-    if old is not None:
-        _bytes -= old[2]
-    _store[key] = (array, residual, nbytes)
-    _bytes += nbytes
-    while len(_store) > MAX_ENTRIES or _bytes > MAX_BYTES:
-        _, (_, _, size) = _store.popitem(last=False)
-        _bytes -= size
+    with _lock:
+        old = _store.pop(key, None)
+        if old is not None:
+            _bytes -= old[2]
+        _store[key] = (array, residual, nbytes)
+        _bytes += nbytes
+        while len(_store) > MAX_ENTRIES or _bytes > MAX_BYTES:
+            _, (_, _, size) = _store.popitem(last=False)
+            _bytes -= size
 
 
 def take(array, tag):
     """The residual kept for this very ``array`` under ``tag`` (and forget it), or None."""
     global _bytes
-    entry = _store.pop((id(array), tag), None)
-    if entry is None:
-        return None
-    _bytes -= entry[2]
+    with _lock:
+        entry = _store.pop((id(array), tag), None)
+        if entry is None:
+            return None
+        _bytes -= entry[2]
     return entry[1] if entry[0] is array else None
 
 
 def clear() -> None:
     """Forget every residual (the fast path calls this when it is switched)."""
     global _bytes
-    _store.clear()
-    _bytes = 0
+    with _lock:
+        _store.clear()
+        _bytes = 0

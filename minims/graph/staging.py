@@ -17,6 +17,7 @@ from __future__ import annotations
 import linecache
 import os
 import sys
+import threading
 
 import numpy as np
 
@@ -57,18 +58,24 @@ def user_stacklevel() -> int:
     return level
 
 
-_active: list = []          # StagingTraces being recorded, innermost last
+class _Tracing(threading.local):
+    def __init__(self):
+        self.active: list = []      # StagingTraces being recorded in this thread, innermost last
+
+
+_tracing = _Tracing()
 
 
 def is_staging() -> bool:
     """True while a graph is being traced (inside ``jit`` or a Graph-mode Cell's first call)."""
-    return bool(_active)
+    return bool(_tracing.active)
 
 
 def current_trace():
     """The innermost graph being traced, or None: where effects (``ops.assign``, ``ops.Print``)
     are recorded instead of happening."""
-    return _active[-1] if _active else None
+    active = _tracing.active
+    return active[-1] if active else None
 
 
 class StagingTracer(Tracer):
@@ -251,13 +258,13 @@ def trace_to_graph(fn, args, name: str | None = None, parameters_as_inputs: bool
     graph (``linearize``: the linearisation is taken at these values).
     """
     trace = push_trace(StagingTrace(name or getattr(fn, "__name__", "graph"), parameters_as_inputs))
-    _active.append(trace)
+    _tracing.active.append(trace)
     try:
         with stack.resolving(trace.resolve):        # Parameters become graph inputs
             staged = [trace.new_input(a) if isinstance(a, Tensor) else a for a in args]
             out = fn(*staged)
     finally:
-        _active.remove(trace)
+        _tracing.active.remove(trace)
         pop_trace(trace)
     n_explicit = sum(isinstance(a, Tensor) for a in args)
     try:

@@ -29,6 +29,7 @@ output was computed in, so that an error in a backward rule can say where that r
 """
 from __future__ import annotations
 
+import threading
 import weakref
 
 import numpy as np
@@ -47,8 +48,12 @@ class NonFiniteError(stack.MinimsError, RuntimeError):
 
 #: Whether ``check_nan`` is on (``set_context(check_nan=...)`` changes it through ``switch``).
 enabled = False
-_rule = None              # the tape Node whose bprop is running (the tape's backward loop sets it)
-_evaluations = 0          # bumped per checked primitive: a primitive that ran others is a composite
+class _Checking(threading.local):
+    rule = None           # the tape Node whose bprop is running (the tape's backward loop sets it)
+    evaluations = 0       # bumped per checked primitive: a primitive that ran others is a composite
+
+
+_checking = _Checking()
 _origin: dict = {}        # id(output Tensor) -> (weakref to it, Cell it was computed in)
 
 
@@ -64,25 +69,24 @@ def switch(on: bool) -> None:
 def set_rule(node):
     """Note that the backward rule of tape node ``node`` runs now (None: none); returns the previous
     one, for the caller to put back."""
-    global _rule
-    previous, _rule = _rule, node
+    previous, _checking.rule = _checking.rule, node
     return previous
 
 
 def current_rule():
     """The tape node whose backward rule is running, or None."""
-    return _rule
+    return _checking.rule
 
 
 # ----- eager: the checking eval interpreter -------------------------------------------------------------
 def checked_evaluate(prim, args):
     """``stack.evaluate``, then the check of its float outputs."""
-    global _evaluations
-    before = _evaluations
+    state = _checking
+    before = state.evaluations
     out = stack.evaluate(prim, args)
     # a primitive that ran others (a compiled graph, a custom-bprop Cell) had them checked already
-    if _evaluations == before:
-        _evaluations += 1
+    if state.evaluations == before:
+        state.evaluations += 1
         if _nonfinite_any(out) and not _nonfinite_any(args):
             raise NonFiniteError(_message(prim.name, args, out))
     cell = running_cells.innermost()
@@ -93,8 +97,7 @@ def checked_evaluate(prim, args):
 
 def note_composite() -> None:
     """A compiled plan checks its own equations: the primitive running it is a composite."""
-    global _evaluations
-    _evaluations += 1
+    _checking.evaluations += 1
 
 
 def _remember(out, cell) -> None:
@@ -149,7 +152,7 @@ def _message(name, args, out, graph_where=None) -> str:
     bad = next(o for o in outs if nonfinite(o))
     arr = np.asarray(bad._data if isinstance(bad, Tensor) else bad)
     kinds = _kinds(arr)
-    node = _rule
+    node = _checking.rule
     cell_now = running_cells.innermost()
     if node is not None:
         owner = node.prim

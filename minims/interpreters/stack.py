@@ -17,9 +17,13 @@ Parameter for its stand-in on the way in, and the Parameter itself is never modi
 ``set_context(check_nan=True)`` swaps the eval interpreter for one that also checks each output for
 NaN/Inf (``minims.interpreters.nan_check``); swapping rather than testing a flag keeps the unchecked
 path free of any cost.
+
+The stack, the lent Parameters, the resolver and the observers belong to one thread each
+(``threading.local``): two threads differentiating at once each see only their own gradient levels.
 """
 from __future__ import annotations
 
+import threading
 from contextlib import contextmanager
 
 import numpy as np
@@ -35,10 +39,25 @@ class MinimsError(Exception):
     """Marker base for errors minims raised itself (never re-wrapped by the eval interpreter)."""
 
 
-_stack: list = []        # active traces; index = level
-_lent: dict = {}         # id(Parameter) -> stand-in tracer of the top-most level that lends it
-_resolver = None         # set while a graph is staged: maps Parameters to graph inputs
-_observers: list = []    # callables shown every bind (e.g. the check that a bprop uses no Parameter)
+class _ThreadState(threading.local):
+    """This module's state, one copy per thread."""
+
+    def __init__(self):
+        self.stack: list = []        # active traces; index = level
+        self.lent: dict = {}         # id(Parameter) -> stand-in tracer of the top-most level that lends it
+        self.resolver = None         # set while a graph is staged: maps Parameters to graph inputs
+        self.observers: list = []    # callables shown every bind (the check that a bprop uses no Parameter)
+        self.rewrites = False        # any of the three above: bind's slow path
+
+    def update(self):
+        self.rewrites = bool(self.lent or self.resolver is not None or self.observers)
+
+
+_state = _ThreadState()
+# Traces active in all threads together: with none, ``dispatch`` goes straight to the evaluator (one
+# global read instead of a look at every argument).  Changed under a lock, at push and pop only.
+_active_traces = 0
+_count_lock = threading.Lock()
 
 
 class Trace:
@@ -111,22 +130,32 @@ class Tracer(Tensor):
 
 
 def active_traces() -> tuple:
-    return tuple(_stack)
+    return tuple(_state.stack)
+
+
+def _count(change: int) -> None:
+    global _active_traces
+    with _count_lock:
+        _active_traces += change
 
 
 def push_trace(trace: Trace) -> Trace:
-    trace.level = len(_stack)
+    stack = _state.stack
+    trace.level = len(stack)
     trace.active = True
-    _stack.append(trace)
+    stack.append(trace)
+    _count(1)
     return trace
 
 
 def pop_trace(trace: Trace) -> None:
     """Deactivate ``trace`` and everything above it (an exception may have left those behind)."""
-    if trace in _stack:
-        while _stack:
-            top = _stack.pop()
+    stack = _state.stack
+    if trace in stack:
+        while stack:
+            top = stack.pop()
             top.active = False
+            _count(-1)
             if top is trace:
                 break
     trace.active = False
@@ -135,32 +164,38 @@ def pop_trace(trace: Trace) -> None:
 def snapshot() -> dict:
     """This module's state, for tests and debugging: the active traces, the lent Parameters, the
     staging resolver and the observers (the evaluator: :func:`evaluator`)."""
-    return {"traces": tuple(_stack), "lent": dict(_lent), "resolver": _resolver,
-            "observers": tuple(_observers)}
+    s = _state
+    return {"traces": tuple(s.stack), "lent": dict(s.lent), "resolver": s.resolver,
+            "observers": tuple(s.observers)}
 
 
 def lend(param, standin) -> object:
     """Make ``bind`` see ``standin`` wherever ``param`` is used; returns the token for ``unlend``."""
     key = id(param)
-    previous = _lent.get(key)
-    _lent[key] = standin
+    s = _state
+    previous = s.lent.get(key)
+    s.lent[key] = standin
+    s.update()
     return (key, previous)
 
 
 def unlend(token) -> None:
     key, previous = token
+    s = _state
     if previous is None:
-        _lent.pop(key, None)
+        s.lent.pop(key, None)
     else:
-        _lent[key] = previous
+        s.lent[key] = previous
+    s.update()
 
 
 def current_value(param):
     """What ``bind`` would see for ``param`` right now: its innermost stand-in, or while a graph is
     being staged its graph input, or the Parameter itself."""
-    value = _lent.get(id(param), param)
-    if value is param and _resolver is not None:
-        value = _resolver(param)
+    s = _state
+    value = s.lent.get(id(param), param)
+    if value is param and s.resolver is not None:
+        value = s.resolver(param)
     return value
 
 
@@ -171,13 +206,16 @@ def parameters_as_themselves():
     A Cell with a custom ``bprop`` runs its forward this way (its weights are constants inside the
     node); a graph being staged too, so that its Parameters become graph inputs.
     """
-    saved = dict(_lent)
-    _lent.clear()
+    s = _state
+    saved = dict(s.lent)
+    s.lent.clear()
+    s.update()
     try:
         yield
     finally:
-        _lent.clear()
-        _lent.update(saved)
+        s.lent.clear()
+        s.lent.update(saved)
+        s.update()
 
 
 @contextmanager
@@ -185,39 +223,51 @@ def resolving(fn):
     """Inside the block ``fn`` sees (and may replace) every Tensor argument of ``bind``, and
     Parameters reach it as themselves: how a graph being staged turns the Parameters a function
     reads into graph inputs."""
-    global _resolver
+    s = _state
     with parameters_as_themselves():
-        saved, _resolver = _resolver, fn
+        saved, s.resolver = s.resolver, fn
+        s.update()
         try:
             yield
         finally:
-            _resolver = saved
+            s.resolver = saved
+            s.update()
 
 
 def add_observer(fn) -> None:
-    _observers.append(fn)
+    _state.observers.append(fn)
+    _state.update()
 
 
 def remove_observer(fn) -> None:
-    if fn in _observers:
-        _observers.remove(fn)
+    if fn in _state.observers:
+        _state.observers.remove(fn)
+    _state.update()
 
 
 def bind(prim, *args):
     """Run ``prim`` on ``args`` under the interpreter the arguments belong to."""
-    if _observers:
-        for observe in tuple(_observers):
+    s = _state
+    if s.rewrites:
+        for observe in tuple(s.observers):
             observe(prim, args)
-    if _lent:
-        args = tuple(_lent.get(id(a), a) if isinstance(a, Tensor) else a for a in args)
-    if _resolver is not None:
-        args = tuple(_resolver(a) if isinstance(a, Tensor) else a for a in args)
+        if s.lent:
+            lent = s.lent
+            args = tuple(lent.get(id(a), a) if isinstance(a, Tensor) else a for a in args)
+        if s.resolver is not None:
+            resolve = s.resolver
+            args = tuple(resolve(a) if isinstance(a, Tensor) else a for a in args)
     return dispatch(prim, args)
 
 
 def dispatch(prim, args):
-    """Find the highest active trace among ``args``; run the primitive there or evaluate it."""
-    if _stack:
+    """Find the highest active trace among ``args``; run the primitive there or evaluate it.
+
+    A tracer whose trace has finished (it escaped from a ``grad``, ``jit`` or ``vmap`` in a
+    variable) stands for its value if it has one, and raises if it has none (a graph's placeholder):
+    that is checked even with no trace active, so a placeholder's zeros never become a value.
+    """
+    if _active_traces:
         top = None
         for a in args:
             if isinstance(a, Tracer):
@@ -241,9 +291,21 @@ def _drop_dead_tracers(args):
     return tuple(out)
 
 
+def _array(a):
+    """What ``impl`` receives for one argument: a Tensor's array (a finished tracer's value, and
+    never a graph placeholder's zeros: those raise), anything else as it is."""
+    if type(a) is Tensor:
+        return a._data
+    while isinstance(a, Tracer):
+        if a._trace.active:         # a live tracer of another thread's level: its value
+            return a._concrete()._data
+        a = a._primal_value()
+    return a._data if isinstance(a, Tensor) else a
+
+
 def evaluate(prim, args):
     """The eval interpreter: run ``prim.impl`` on NumPy arrays and wrap the result in Tensors."""
-    arrays = [a._data if isinstance(a, Tensor) else a for a in args]
+    arrays = [a._data if type(a) is Tensor else _array(a) if isinstance(a, Tensor) else a for a in args]
     try:
         out = prim.impl(*arrays)
     except MinimsError:

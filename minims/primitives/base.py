@@ -23,6 +23,7 @@ lists every primitive with the rules it has.
 from __future__ import annotations
 
 import re
+import threading
 
 from .. import ops
 from ..interpreters.stack import bind, describe_args, MinimsError
@@ -37,17 +38,22 @@ __all__ = ["Primitive", "PrimitiveWithInfer", "NoGradientRule", "NoJvpRule", "Mi
 # constant at that level (a batch of data, a label, a Python number) gets no gradient, so a rule may
 # skip the work for it — for a convolution over the data that is a whole transposed convolution.
 # Skipping is always safe: the gradient would be dropped unread.
-_needed: tuple | None = None
+class _Needed(threading.local):
+    mask: tuple | None = None       # one per thread: each thread runs its own backward passes
+
+
+_needed = _Needed()
 
 
 def wants_grad(index: int) -> bool:
     """True unless the running ``bprop``'s input ``index`` is known to need no gradient."""
-    return _needed is None or _needed[index]
+    mask = _needed.mask
+    return mask is None or mask[index]
 
 
 def needed_mask() -> tuple | None:
     """The mask :func:`wants_grad` reads (None outside a masked rule); for tests and debugging."""
-    return _needed
+    return _needed.mask
 
 
 def run_bprop(prim, needed: tuple, args):
@@ -55,12 +61,11 @@ def run_bprop(prim, needed: tuple, args):
 
     The previous mask is restored afterwards: a rule may itself run a nested backward pass.
     """
-    global _needed
-    saved, _needed = _needed, needed
+    saved, _needed.mask = _needed.mask, needed
     try:
         return prim.bprop(*args)
     finally:
-        _needed = saved
+        _needed.mask = saved
 
 
 class NoGradientRule(MinimsError, RuntimeError):
