@@ -29,5 +29,8 @@ from .graph import jit, ms_function
 from .common import initializer as _initializer  # noqa: F401 - mindspore.common.initializer
 from . import dataset
 from .interpreters.nan_check import NonFiniteError    # raised by set_context(check_nan=True)
+from . import tracebacks
 
 __version__ = "0.1.0"
+
+tracebacks.install()          # printed tracebacks leave out minims' own frames (MINIMS_TRACEBACK=full)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import dtype as mstype
+from .common import undo
 from .tensor_repr import tensor_repr, tensor_str
 
 __all__ = ["Tensor", "RaggedListError"]
@@ -120,7 +121,7 @@ class Tensor:
     """
 
     __slots__ = ("_data", "__weakref__")
-    __array_ufunc__ = None          # make ndarray (op) Tensor defer to Tensor's reflected operators
+    # NumPy ufuncs: ``minims.ops.tensor_methods`` installs the handler (operators -> minims ops)
     __array_priority__ = 1000
 
     def __init__(self, input_data=None, dtype=None, shape=None, init=None, internal=False,
@@ -141,6 +142,11 @@ class Tensor:
         if arr is getattr(input_data, "_data", None) or arr is input_data:
             arr = arr.copy()                       # a Tensor never aliases caller-owned memory
         self._data = arr
+
+    def _has_no_value(self) -> bool:
+        """True for a placeholder of a graph being compiled (or a batch inside vmap): a Tensor whose
+        value cannot be read here.  A plain Tensor always has one."""
+        return False
 
     @classmethod
     def _make(cls, array: np.ndarray) -> "Tensor":
@@ -261,21 +267,21 @@ class Tensor:
     def __reduce__(self):
         return (Tensor, (self._data,))
 
-    # ----- in-place writes (PyNative only; not differentiable) ---------------------------------
+    # ----- in-place writes ----------------------------------------------------------------------
     def __setitem__(self, index, value):
-        """``t[0] = 1.`` writes in place, as MindSpore allows for Parameters in PyNative mode."""
-        if isinstance(value, Tensor):
-            value = value._data
-        index = index._data if isinstance(index, Tensor) else index
-        data = self._data.copy()                 # copy-on-write: arrays may be shared with tapes
-        try:
-            data[index] = value
-        except (IndexError, ValueError) as exc:
-            raise ValueError(
-                f"Tensor.__setitem__: cannot assign {_describe(value)} to index {index!r} of a tensor "
-                f"of shape {list(self.shape)}: {exc}"
-            ) from None
-        self._data = data
+        """``t[0] = 1.``: ``t`` becomes ``t`` with that entry replaced.
+
+        The write is the primitive ``SetItem`` applied to the old value, so it is recorded like any
+        operation: under ``grad`` the entries written take their gradient from ``value``, inside a
+        compiled graph it is an equation.  A plain Tensor gets a new array (copy on write: arrays
+        may be shared with a tape); a traced one becomes the traced result.
+        """
+        from .ops import functional           # lazy: a cycle (the ops import this module)
+        functional.setitem(self, index, value)
+
+    def _become(self, other: "Tensor") -> None:
+        """Take ``other``'s value in place (``t[i] = v`` rebinds no variable, so ``t`` itself changes)."""
+        self._data = other._data
 
     def assign_value(self, value) -> "Tensor":
         """Replace the data with ``value`` (same shape), as MindSpore's ``Tensor.assign_value``."""
@@ -284,6 +290,8 @@ class Tensor:
             raise ValueError(
                 f"assign_value: expected shape {list(self.shape)}, got {list(arr.shape)}."
             )
+        if getattr(self, "_is_parameter", False):
+            undo.record(self)           # a Cell or grad call that fails puts the old value back
         self._data = arr.copy() if arr is getattr(value, "_data", None) else arr
         return self
 

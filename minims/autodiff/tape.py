@@ -32,7 +32,9 @@ class Node:
     def __init__(self, prim, args, parents, out):
         self.prim = prim          # the primitive (anything with ``bprop``), None for an input
         self.args = args          # primal arguments, as the levels below see them
-        self.parents = parents    # per argument: this level's tracer it came from, or None
+        # per argument: (node, output index) it came from at this level, or None for a constant; not the
+        # tracer object itself, which an in-place write (t[i] = v) may turn into another value later
+        self.parents = parents
         self.out = out            # primal output (a value or a tuple of values)
         self.cot = None           # accumulated cotangents, one slot per output
 
@@ -44,6 +46,9 @@ class TapeTracer(Tracer):
 
     def _primal_value(self):
         return self._primal
+
+    def _is_input(self) -> bool:
+        return self._node.prim is None
 
     @property
     def dtype(self):
@@ -79,9 +84,10 @@ class TapeTrace(Trace):
         for a in args:
             if isinstance(a, TapeTracer) and a._trace is self:
                 primals.append(a._primal)
-                parents.append(a)
+                parents.append((a._node, a._index))
             else:
-                primals.append(a)
+                # a constant Tensor is kept as it is now (a later t[i] = v gives it a new array)
+                primals.append(Tensor._make(a._data) if type(a) is Tensor else a)
                 parents.append(None)
         out = dispatch(prim, primals)
         if not prim.differentiable:
@@ -143,7 +149,7 @@ class TapeTrace(Trace):
             grads = _check_rule_result(node, grads)
             for parent, g in zip(node.parents, grads):
                 if parent is not None and g is not None:
-                    _accumulate(parent._node, parent._index, g)
+                    _accumulate(parent[0], parent[1], g)
             if not keep:
                 node.args = node.parents = node.out = None      # free memory as we go
 

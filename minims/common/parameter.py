@@ -56,6 +56,12 @@ class Parameter(Tensor):
 
     def set_data(self, data, slice_shape=False):
         """Replace the value (same shape; the dtype is converted to the Parameter's)."""
+        if isinstance(data, Tensor) and data._has_no_value():
+            raise RuntimeError(
+                f"Parameter.set_data: '{self.name}' cannot be set to a value computed inside a compiled "
+                "graph (jit or a Graph-mode construct): while it is compiled the value does not exist yet "
+                "(MindSpore refuses this too). Fix: ops.assign(param, value), which the graph performs "
+                "each time it runs.")
         arr = _to_array(data, None)
         if arr.shape != self.shape:
             raise ValueError(

@@ -12,7 +12,10 @@ backward graph; ``f.source(*args)`` the straight-line Python the executor runs.
 from __future__ import annotations
 
 import functools
+import hashlib
 import weakref
+
+import numpy as np
 
 from ..interpreters.stack import active_traces, bind
 from ..tensor import Tensor
@@ -24,6 +27,12 @@ __all__ = ["jit", "ms_function", "JitFunction"]
 
 
 def _static_key(value):
+    """The part of the cache key for an argument that is not a Tensor (it is baked into the graph)."""
+    if isinstance(value, np.ndarray):
+        # by content: repr elides large arrays, and two arrays that differ anywhere are two graphs
+        return ("ndarray", value.shape, value.dtype.str, hashlib.sha1(np.ascontiguousarray(value)).hexdigest())
+    if isinstance(value, (tuple, list)):
+        return (type(value).__name__, tuple(_static_key(v) for v in value))
     try:
         hash(value)
         return (type(value).__name__, value)

@@ -104,9 +104,6 @@ class StagingTracer(Tracer):
     def __str__(self) -> str:
         return repr(self)
 
-    def __setitem__(self, index, value):
-        raise StaticGraphError(f"In-place item assignment on a traced Tensor at {user_location()} is not "
-                               "supported in Graph mode. Fix: build a new Tensor (ops.select, ops.concat).")
 
 
 class StagingTrace(Trace):
@@ -226,6 +223,8 @@ def _walk(o, counter):
     # module level: a nested recursive function would be a reference cycle (it and its closure cell)
     if isinstance(o, (tuple, list)):
         return (type(o).__name__, [_walk(x, counter) for x in o])
+    if isinstance(o, dict):
+        return ("dict", [(k, _walk(v, counter)) for k, v in o.items()])
     if isinstance(o, Tensor):
         return ("leaf", next(counter))
     return ("static", o)
@@ -235,17 +234,23 @@ def _collect(out, trace, flat):
     if isinstance(out, (tuple, list)):
         for o in out:
             _collect(o, trace, flat)
+    elif isinstance(out, dict):
+        for o in out.values():
+            _collect(o, trace, flat)
     elif isinstance(out, Tensor):
         flat.append(trace._operand(out)[0])
 
 
 def rebuild(tree, leaves):
-    """Inverse of ``_structure``: put the flat output values back into the function's structure."""
+    """Inverse of ``_structure``: put the flat output values back into the function's structure
+    (tuples, lists and dicts of Tensors; other values as they were)."""
     kind, body = tree
     if kind == "leaf":
         return leaves[body]
     if kind == "static":
         return body
+    if kind == "dict":
+        return {k: rebuild(t, leaves) for k, t in body}
     items = [rebuild(t, leaves) for t in body]
     return tuple(items) if kind == "tuple" else items
 

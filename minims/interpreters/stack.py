@@ -128,6 +128,31 @@ class Tracer(Tensor):
     def __str__(self):
         return str(self._primal_value())
 
+    def _has_no_value(self) -> bool:
+        try:
+            self._concrete()
+        except MinimsError:
+            return True
+        return False
+
+    def _is_input(self) -> bool:
+        """True for an input of the function a level differentiates (a leaf of a gradient level)."""
+        return False
+
+    def _become(self, other) -> None:
+        """Take ``other``'s place in place (``t[i] = v`` on a traced value: ``t`` is now the result).
+        ``other`` is the result of a primitive applied to ``self``: a tracer of the same trace."""
+        if type(other) is not type(self) or other._trace is not self._trace:
+            raise MinimsError(
+                f"In-place write: the new value ({type(other).__name__}) does not belong to the same "
+                f"interpreter level as the Tensor written into ({type(self).__name__}). Fix: build the "
+                "result as a new Tensor (ops.select, ops.concat) instead of writing into one from "
+                "another level.")
+        for cls in type(self).__mro__:
+            for name in cls.__dict__.get("__slots__", ()):
+                if name not in ("__weakref__", "__dict__"):
+                    setattr(self, name, getattr(other, name))
+
 
 def active_traces() -> tuple:
     return tuple(_state.stack)

@@ -14,6 +14,7 @@ dotted attribute path (``fc1.weight``) when the cell is placed inside another on
 """
 from __future__ import annotations
 
+import copy
 import inspect
 import itertools
 import weakref
@@ -59,6 +60,25 @@ class Cell:
         d["requires_grad"] = False
         d["bprop_debug"] = False
         d["_flags"] = dict(flags or {})
+
+    def __deepcopy__(self, memo):
+        """A deep copy with its own Parameters and sub-cells.  Compiled calls (Graph mode, ``@jit``
+        methods) are not copied: they belong to the original (its weights, its lifetime); the copy
+        compiles its own on its first call."""
+        new = type(self).__new__(type(self))
+        memo[id(self)] = new
+        for key, value in self.__dict__.items():
+            if key == "_graph_call" or (isinstance(key, tuple) and key[:1] == ("_jit",)):
+                continue
+            if key == "_parent":            # the copy of the parent if it is being copied too, else none
+                parent = value() if value is not None else None
+                copied = memo.get(id(parent)) if parent is not None else None
+                new.__dict__[key] = weakref.ref(copied) if copied is not None else None
+                continue
+            new.__dict__[key] = copy.deepcopy(value, memo)
+        if new.__dict__.get("_parent") is None:
+            new.__dict__["_attr_name"] = None
+        return new
 
     # ----- attribute registration -------------------------------------------------------------
     def _check_init(self):

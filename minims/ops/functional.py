@@ -20,7 +20,13 @@ from ..primitives import linalg as _lin
 from ..primitives import math as _math
 from ..primitives import reduce as _red
 from ..primitives import state as _state
+from ..interpreters.stack import MinimsError, Tracer
 from ..tensor import Tensor, _describe
+
+class InPlaceWriteError(MinimsError, RuntimeError):
+    """``t[i] = v`` that cannot be recorded: into a differentiated input, or a traced value into a
+    constant (MindSpore: RuntimeError)."""
+
 
 _add, _sub, _mul, _div, _pow = _math.Add(), _math.Sub(), _math.Mul(), _math.Div(), _math.Pow()
 _maximum, _minimum = _math.Maximum(), _math.Minimum()
@@ -35,6 +41,7 @@ _and, _or, _not = _cmp.LogicalAnd(), _cmp.LogicalOr(), _cmp.LogicalNot()
 _select = _cmp.Select()
 _reshape, _transpose, _expand_dims = _arr.Reshape(), _arr.Transpose(), _arr.ExpandDims()
 _getitem, _fill, _cast = _arr.GetItem(), _arr.Fill(), _arr.Cast()
+_setitem, _identity = _arr.SetItem(), _arr.Identity()
 _ones_like, _zeros_like, _stop_gradient = _arr.OnesLike(), _arr.ZerosLike(), _arr.StopGradient()
 _matmul = _lin.MatMul()
 _assign = _state.Assign()
@@ -240,6 +247,11 @@ def stop_gradient(value):
     return _stop_gradient(value)
 
 
+def identity(input):
+    """``ops.identity``: the same values as a new Tensor (differentiable: the gradient passes)."""
+    return _identity(input)
+
+
 # ----- shapes -------------------------------------------------------------------------------------
 def reshape(input, shape):
     return _reshape(input, shape)
@@ -290,6 +302,41 @@ def stack(tensors, axis=0):
 
 def getitem(input, index):
     return _getitem(input, index)
+
+
+def setitem(input, index, value):
+    """``input[index] = value`` (``Tensor.__setitem__``): ``input`` becomes ``input`` with those
+    entries replaced, recorded as the primitive ``SetItem`` (differentiable, and an equation inside
+    a compiled graph).
+
+    * A Parameter: the write is a side effect, ``ops.assign(param, <the written value>)`` (undone
+      if the call it happens in fails; kept in a compiled graph like any assignment).
+    * A Tensor being differentiated: it becomes the traced result.  Writing into an *input* of the
+      function being differentiated is refused (RuntimeError, as in MindSpore): the gradient with
+      respect to the old value would be meaningless.
+    * A constant Tensor: it gets a new array; writing a value that is being differentiated into it
+      is refused (a constant cannot carry a gradient).
+    """
+    if not isinstance(value, Tensor):
+        value = value if isinstance(value, (bool, int, float)) else Tensor(value, input.dtype)
+    elif value.dtype is not input.dtype:
+        value = cast(value, input.dtype)
+    if getattr(input, "_is_parameter", False):
+        return assign(input, _setitem(input, index, value))
+    if isinstance(input, Tracer) and input._trace.active and input._is_input():
+        raise InPlaceWriteError(
+            f"Tensor.__setitem__: cannot write into {_describe(input)}, an input of the function "
+            "being differentiated (the gradient would be taken with respect to a value that no longer "
+            "exists). Fix: copy it first, y = x * 1 (or ops.identity(x)), and write into the copy.")
+    new = _setitem(input, index, value)
+    if isinstance(new, Tracer) and not isinstance(input, Tracer):
+        raise InPlaceWriteError(
+            "Tensor.__setitem__: the value written depends on something being differentiated (or traced), "
+            "but the Tensor written into is a constant, which cannot carry it. Fix: build the result "
+            "as a new Tensor, e.g. with ops.select or ops.concat, or start from a traced value "
+            "(y = x * 0 + constant).")
+    input._become(new)
+    return input
 
 
 def gather(input_params, input_indices, axis, batch_dims=0):

@@ -5,7 +5,10 @@ Installed on :class:`minims.Tensor` when ``minims.ops`` is imported, so ``x * y`
 """
 from __future__ import annotations
 
+import numpy as np
+
 from .. import dtype as mstype
+from ..interpreters.stack import Tracer
 from ..tensor import Tensor
 from .. import ops
 
@@ -81,7 +84,14 @@ def _all(self, axis=(), keep_dims=False):
 
 
 def _copy(self):
+    """A copy: a Tensor being differentiated or traced stays so (its copy is ``Identity`` of it)."""
+    if isinstance(self, Tracer):
+        return ops.identity(self)
     return Tensor._make(self._data.copy())
+
+
+def _deepcopy(self, memo):
+    return _copy(self)
 
 
 _METHODS = {
@@ -98,12 +108,13 @@ _METHODS = {
     "__and__": ops.logical_and, "__or__": ops.logical_or,
     "__gt__": ops.gt, "__lt__": ops.lt, "__ge__": ops.ge, "__le__": ops.le,
     "__eq__": ops.equal, "__ne__": ops.ne,
-    "__getitem__": ops.getitem,
+    "__getitem__": ops.getitem, "__setitem__": ops.setitem,
     "reshape": _reshape, "view": _view, "transpose": _transpose, "permute": _transpose,
     "sum": _sum, "mean": _mean, "max": _max, "min": _min,
     "argmax": _argmax, "argmin": _argmin, "any": _any, "all": _all,
     "astype": _astype, "to": _astype, "squeeze": _squeeze, "expand_dims": _expand_dims,
-    "unsqueeze": _expand_dims, "flatten": _flatten, "copy": _copy,
+    "unsqueeze": _expand_dims, "flatten": _flatten, "copy": _copy, "__copy__": _copy,
+    "__deepcopy__": _deepcopy,
     "exp": ops.exp, "log": ops.log, "sqrt": ops.sqrt, "square": ops.square, "abs": ops.abs,
     "sin": ops.sin, "cos": ops.cos, "tanh": ops.tanh, "sigmoid": ops.sigmoid, "relu": ops.relu,
     "neg": ops.neg, "sign": ops.sign, "reciprocal": ops.reciprocal, "floor": ops.floor,
@@ -113,9 +124,43 @@ _METHODS = {
 }
 
 
+# NumPy ufuncs that Python operators call: ``ndarray + Tensor`` reaches Tensor through these, and
+# computes with minims ops (a Tensor, differentiable) as ``Tensor + ndarray`` does
+_OPERATOR_UFUNCS = {
+    np.add: ops.add, np.subtract: ops.sub, np.multiply: ops.mul, np.true_divide: ops.div,
+    np.floor_divide: ops.floor_divide, np.remainder: ops.floor_mod, np.power: ops.pow,
+    np.matmul: ops.matmul, np.greater: ops.gt, np.less: ops.lt, np.greater_equal: ops.ge,
+    np.less_equal: ops.le, np.equal: ops.equal, np.not_equal: ops.ne, np.negative: ops.neg,
+    np.absolute: ops.abs, np.logical_and: ops.logical_and, np.logical_or: ops.logical_or,
+}
+# the ops spelling of the other common ufuncs, for the message
+_OPS_NAME = {"exp": "exp", "log": "log", "sqrt": "sqrt", "sin": "sin", "cos": "cos", "tanh": "tanh",
+             "square": "square", "maximum": "maximum", "minimum": "minimum", "sign": "sign",
+             "floor": "floor", "reciprocal": "reciprocal"}
+
+
+def _array_ufunc(self, ufunc, method, *inputs, **kwargs):
+    """``np.sin(t)`` & co.  Operators keep minims semantics; any other ufunc computes with NumPy on
+    the values (an ndarray, as MindSpore gives) — except on a Tensor being differentiated or traced,
+    where NumPy would silently turn the result into a constant: that is refused, naming the op."""
+    op = _OPERATOR_UFUNCS.get(ufunc)
+    if op is not None and method == "__call__" and not kwargs:
+        return op(*(Tensor(a) if isinstance(a, np.ndarray) else a for a in inputs))
+    if any(isinstance(a, Tracer) for a in inputs):
+        name = _OPS_NAME.get(ufunc.__name__)
+        raise TypeError(
+            f"numpy.{ufunc.__name__} cannot compute on a Tensor that is being differentiated or traced "
+            "(inside grad, jvp, vmap or a compiled graph): NumPy does not record what it computes, so the "
+            "result would be a constant with no gradient. Fix: use "
+            + (f"ops.{name}(x)." if name else "the minims op that computes the same (minims.ops)."))
+    arrays = tuple(a._data if isinstance(a, Tensor) else a for a in inputs)
+    return getattr(ufunc, method)(*arrays, **kwargs)
+
+
 def install() -> None:
     for name, fn in _METHODS.items():
         setattr(Tensor, name, fn)
+    Tensor.__array_ufunc__ = _array_ufunc
     Tensor.T = property(lambda self: ops.transpose(self, None))
     Tensor.mT = property(lambda self: ops.transpose(self, tuple(range(self.ndim - 2)) + (self.ndim - 1, self.ndim - 2)))
     Tensor.__hash__ = lambda self: id(self)       # defining __eq__ would otherwise drop hashing

@@ -365,6 +365,51 @@ class GetItemGrad(_ArrayPrimitive):
         return GetItem()(ddx, index), None, None
 
 
+class SetItem(_ArrayPrimitive):
+    """``x`` with ``x[index] = value``, as a new value: what ``t[index] = value`` records on a traced
+    Tensor (``Tensor.__setitem__``), so an in-place write is differentiable.  The entries written
+    take their gradient from ``value``; ``x`` keeps the gradient of the entries left alone."""
+
+    def __call__(self, x, index, value):
+        return bind(self, x, normalize_index(index), value)
+
+    def impl(self, x, index, value):
+        out = np.array(x, copy=True)
+        out[index] = value
+        return out
+
+    def jvp(self, primals, tangents):
+        (x, index, value), (tx, _, tv) = primals, tangents
+        out = bind(self, x, index, value)
+        tv = None if not isinstance(value, Tensor) else tv
+        if tx is None and tv is None:
+            return out, None
+        return out, bind(self, T.or_zeros(tx, x), index, tv if tv is not None else 0)
+
+    def bprop(self, x, index, value, out, dout):
+        dx = bind(self, dout, index, 0)                   # what was overwritten gets nothing
+        dvalue = sum_to(bind(GetItem(), dout, index), value) if isinstance(value, Tensor) else None
+        return dx, None, dvalue
+
+    def batch(self, args, dims, size):
+        (x, index, value), (dx, _, dv) = args, dims
+        if not _keeps_axis_order(index):
+            return batch_rules.loop(self, args, dims, size)
+        x = batch_rules.front(x, dx, size)
+        if dv is not None:              # the batch axis of value must line up with x[:, index]'s
+            value = batch_rules.front(value, dv, size)
+            target = bind(GetItem(), x, (slice(None),) + index).ndim
+            missing = target - value.ndim
+            if missing > 0:
+                value = ops.reshape(value, (size,) + (1,) * missing + tuple(value.shape[1:]))
+        return bind(self, x, (slice(None),) + index, value), 0
+
+    def sympy(self, x, index, value):
+        out = np.array(x, dtype=object, copy=True)
+        out[index] = value
+        return out
+
+
 class Fill(_ArrayPrimitive):
     """``ops.Fill()(dtype, shape, value)``."""
 

@@ -402,16 +402,25 @@ ms.set_context(mode=ms.GRAPH_MODE)
 Net()(Tensor([1.0]))
 ''', RuntimeError, ["Graph mode cannot read the value", "'Net'", "in construct", "Fix"], None,
        "As above: MindSpore compiles the branch; minims asks for ops.select or PyNative mode."),
-    _m("jit-item-assignment", "graph", "Writing into a Tensor inside @jit",
+    _m("jit-set-data", "graph", "Parameter.set_data with a value computed inside @jit",
        '''
+w = Parameter(Tensor([1.0, 2.0]), name="w")
+
 @ms.jit
 def f(x):
-    x[0] = 2.0
+    w.set_data(x * 2)
     return x
 
-f(Tensor([1.0, 2.0]))
-''', RuntimeError, ["In-place item assignment", "line 3", "Fix"], None,
-       "MindSpore 2.10 compiles the item assignment; minims' graphs have no in-place writes."),
+f(Tensor([3.0, 4.0]))
+''', RuntimeError, ["set_data", "'w'", "compiled graph", "ops.assign"]),
+    _m("grad-write-into-input", "grad", "Writing into an input of the function being differentiated",
+       '''
+def f(a):
+    a[0] = 0.0
+    return a.sum()
+
+ms.grad(f)(Tensor([1.0, 2.0]))
+''', RuntimeError, ["__setitem__", "input of the function being differentiated", "Fix"]),
     _m("mode-as-string", "graph", "mode='graph' instead of the constant",
        'ms.set_context(mode="graph")', TypeError, ["set_context", "mode", "str 'graph'", "GRAPH_MODE"]),
 

@@ -1,0 +1,106 @@
+"""Tracebacks that go from the user's code to the user's code: minims' own frames are hidden.
+
+An error raised while minims runs a user's function passes through a dozen frames of the interpreter
+stack, the tape or the graph tracer before it reaches the user's line — noise for a learner, and
+the reason chapter 04's Graph-mode error took forty lines.  As JAX does with its traceback filtering,
+the frames that belong to minims' own files are left out when the traceback is shown, and one line
+says how many were left out.  The exception itself is untouched (``except`` clauses, ``exc.__traceback__``
+in a debugger, pytest: all see every frame); only what is printed changes:
+
+* in IPython and Jupyter, through the shell's custom exception handler;
+* in a plain Python program, through ``sys.excepthook``.
+
+``MINIMS_TRACEBACK=full`` in the environment (read when minims is imported) shows every frame, as
+does ``minims.tracebacks.show_internal_frames(True)`` at any time.
+"""
+from __future__ import annotations
+
+import os
+import sys
+import types
+
+__all__ = ["show_internal_frames", "filtered", "install"]
+
+_MINIMS_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
+_show_all = os.environ.get("MINIMS_TRACEBACK", "").strip().lower() in ("full", "1", "all", "on")
+_NOTE = "({} frames inside minims are hidden; MINIMS_TRACEBACK=full shows them)"
+
+
+def show_internal_frames(on: bool = True) -> None:
+    """Show (True) or hide (False, the default) minims' own frames in the tracebacks printed."""
+    global _show_all
+    _show_all = bool(on)
+
+
+def _internal(tb) -> bool:
+    return os.path.abspath(tb.tb_frame.f_code.co_filename).startswith(_MINIMS_DIR)
+
+
+def filtered(tb):
+    """``(traceback without minims' frames, how many were left out)``.  The user's frames stay, down
+    to the one that called into minims (or that minims called back: a construct, a bprop, a hook);
+    if every frame is minims' own, the last one stays."""
+    frames = []
+    while tb is not None:
+        frames.append(tb)
+        tb = tb.tb_next
+    kept = [f for f in frames if not _internal(f)] or frames[-1:]
+    new = None
+    for f in reversed(kept):
+        new = types.TracebackType(new, f.tb_frame, f.tb_lasti, f.tb_lineno)
+    return new, len(frames) - len(kept)
+
+
+def _filter_chain(exc, seen=None):
+    """Filter ``exc`` and the exceptions it was raised from; returns how many frames were hidden."""
+    seen = seen if seen is not None else set()
+    if exc is None or id(exc) in seen:
+        return 0
+    seen.add(id(exc))
+    hidden = 0
+    if exc.__traceback__ is not None:
+        new, hidden = filtered(exc.__traceback__)
+        exc.__traceback__ = new
+    return hidden + _filter_chain(exc.__cause__, seen) + _filter_chain(exc.__context__, seen)
+
+
+def _prepare(value):
+    """Hide minims' frames in ``value`` (and its chain) and add the note saying so, once."""
+    if _show_all or value is None or getattr(value, "_minims_filtered", False):
+        return value
+    hidden = _filter_chain(value)
+    try:
+        value._minims_filtered = True
+        if hidden:
+            value.add_note(_NOTE.format(hidden))
+    except (AttributeError, TypeError):         # an exception type that takes no attributes
+        pass
+    return value
+
+
+def _ipython_handler(shell, etype, value, tb, tb_offset=None):
+    value = _prepare(value)
+    shell.showtraceback((etype, value, value.__traceback__ if value is not None else tb), tb_offset=tb_offset)
+
+
+def _excepthook(etype, value, tb):
+    value = _prepare(value)
+    _previous_hook(etype, value, value.__traceback__ if value is not None else tb)
+
+
+_previous_hook = sys.excepthook
+
+
+def install() -> None:
+    """Put the filter in place for the running IPython shell, or for ``sys.excepthook``."""
+    global _previous_hook
+    shell = None
+    ipython = sys.modules.get("IPython")
+    if ipython is not None:
+        shell = ipython.get_ipython()
+    if shell is not None:
+        if not shell.custom_exceptions:             # a handler the user set wins
+            shell.set_custom_exc((Exception,), _ipython_handler)
+    elif sys.excepthook is sys.__excepthook__:
+        _previous_hook = sys.excepthook
+        sys.excepthook = _excepthook
