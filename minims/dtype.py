@@ -123,6 +123,19 @@ def to_dtype(value, where: str = "dtype") -> DType:
         ) from None
 
 
+def require_dtype(value, where: str) -> DType:
+    """Only a minims dtype (``mstype.float32``): ``ops.cast`` takes nothing else (TypeError, as
+    MindSpore; ``Tensor.astype`` is the lenient spelling that also takes 'float32' or np.float32)."""
+    if isinstance(value, DType):
+        return value
+    try:
+        suggestion = f"mindspore.{to_dtype(value).name.lower().replace('bool', 'bool_')}"
+    except TypeError:
+        suggestion = "mindspore.float32"
+    raise TypeError(f"{where}: the dtype must be a mindspore dtype such as mindspore.float32, but got "
+                    f"{value!r} of type {type(value).__name__}. Fix: {suggestion} (or x.astype({value!r})).")
+
+
 def result_type(a: DType, b: DType) -> DType:
     """MindSpore's promotion of two tensor dtypes."""
     if a is b:

@@ -51,6 +51,7 @@ from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 from minims import Parameter, Tensor, nn, ops
+from minims import dtype as mstype
 from minims.primitives import nn as P
 
 __all__ = ["Space", "Meta", "Step", "Special", "Program", "ProgramCell", "programs", "with_weights",
@@ -592,8 +593,8 @@ def _draw_int(d: _Draw):
         return Step(f"ops.ReduceSum()(v{i}, ())", lambda a: ops.ReduceSum()(a, ()), [i]), \
             Meta((), m.bound * n, m.lo and m.lo * n, "i")
     if choice == "cast":
-        dt = d.dtype
-        return Step(f"ops.cast(v{i}, ms.{dt})", lambda a, dt=dt: ops.cast(a, dt), [i]), \
+        dt = d.dtype      # a name such as "float64"; ops.cast takes only a minims dtype
+        return Step(f"ops.cast(v{i}, ms.{dt})", lambda a, dt=getattr(mstype, dt): ops.cast(a, dt), [i]), \
             Meta(m.shape, m.bound, m.lo, "f")
     j = d.operand(kind="f")         # mix: an integer times a float value (promotion)
     if j is None:
@@ -1040,7 +1041,7 @@ def programs(draw, space=BASIC):
     extra = draw(st.sampled_from([None] + floats)) if floats else None     # a second output sometimes
     outputs = (last,) if extra is None else (last, extra)
     if d.metas[last].kind == "i":                  # something to differentiate
-        d.nodes.append(Step(f"ops.cast(v{last}, ms.{dtype})", lambda a, dt=dtype: ops.cast(a, dt), [last]))
+        d.nodes.append(Step(f"ops.cast(v{last}, ms.{dtype})", lambda a, dt=getattr(mstype, dtype): ops.cast(a, dt), [last]))
         d.metas.append(Meta(d.metas[last].shape, d.metas[last].bound))
         outputs = (len(d.nodes) - 1,) + outputs[1:]
     program = Program(d.nodes, outputs, dtype)

@@ -326,9 +326,9 @@ def _forward_and_derivatives(program, args):
     positions = float_positions(args)
     first = ops.grad(weighted(program), grad_position=positions)
     second = ops.grad(weighted(first, seed=1), grad_position=positions)
-    out = program(*args)
-    return [o.asnumpy() for o in (out if isinstance(out, tuple) else (out,))] + \
-        [g.asnumpy() for g in first(*args)] + [g.asnumpy() for g in second(*args)]
+    def listed(out):        # one position gives one Tensor (as in MindSpore), several a tuple
+        return [o.asnumpy() for o in (out if isinstance(out, tuple) else (out,))]
+    return listed(program(*args)) + listed(first(*args)) + listed(second(*args))
 
 
 def _fast_tolerance_ok(ref, got, tol, exact=None):

@@ -29,10 +29,15 @@ def T(a):
     return Tensor(np.asarray(a, dtype=np.float64))
 
 
+def _as_tuple(grads):
+    """One position gives one Tensor (grad_position=(0,) as in MindSpore 2.10), several a tuple."""
+    return grads if isinstance(grads, tuple) else (grads,)
+
+
 def _directional(fn, args, positions, rng, eps=1e-6):
     """``<grad fn(args), u>`` and ``(fn(args + eps u) - fn(args - eps u)) / 2 eps`` for a random u."""
     us = [rng.standard_normal(args[p].shape) for p in positions]
-    grads = ops.grad(fn, grad_position=tuple(positions))(*args)
+    grads = _as_tuple(ops.grad(fn, grad_position=tuple(positions))(*args))
     lhs = sum(float(np.sum(g.asnumpy() * u)) for g, u in zip(grads, us))
 
     def shifted(sign):
@@ -74,7 +79,7 @@ def check_grads(op, args, positions, seed=0, outputs=None, order=2, rtol=1e-6, a
     grad_f = ops.grad(f, grad_position=tuple(positions))
 
     def h(*a):
-        gs = grad_f(*a)
+        gs = _as_tuple(grad_f(*a))
         total = ops.sum(ops.mul(gs[0], vs[0]))
         for g, v in zip(gs[1:], vs[1:]):
             total = total + ops.sum(ops.mul(g, v))

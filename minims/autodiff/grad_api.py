@@ -23,6 +23,10 @@ class GradPositionError(MinimsError, RuntimeError, ValueError):
     """``grad_position`` names an input the function was not called with (MindSpore: RuntimeError)."""
 
 
+class SensitivityError(MinimsError, RuntimeError, ValueError):
+    """A sensitivity (``sens_param``) that does not fit the outputs (MindSpore: RuntimeError)."""
+
+
 def _flatten(out):
     """Tensors of a (nested) tuple/list output, in order."""
     if isinstance(out, (tuple, list)):
@@ -96,11 +100,12 @@ def _vjp(fn, args, positions, weights, has_aux, sens, where):
             arg = current_value(args[p]) if getattr(args[p], "_is_parameter", False) else args[p]
             boxed[p] = trace.new_input(arg)
             leaves.append(boxed[p])
-        weight_leaves = []
+        standins = {}                    # a Parameter listed twice is one input: each entry gets its gradient
         for w in weights:
-            standin = trace.new_input(current_value(w))
-            tokens.append(lend(w, standin))
-            weight_leaves.append(standin)
+            if id(w) not in standins:
+                standins[id(w)] = trace.new_input(current_value(w))
+                tokens.append(lend(w, standins[id(w)]))
+        weight_leaves = [standins[id(w)] for w in weights]
         out = fn(*boxed)
     finally:
         for token in reversed(tokens):
@@ -120,21 +125,38 @@ def _vjp(fn, args, positions, weights, has_aux, sens, where):
     if sens is None:
         sens_flat = [ops.ones_like(o) if isinstance(o, Tensor) else None for o in flat]
     else:
-        sens_flat = _flatten(sens)
-        if len(sens_flat) != len(flat):
-            raise ValueError(f"{where}: the sensitivity has {len(sens_flat)} tensors but the function "
-                             f"returned {len(flat)}.")
-        for o, s in zip(flat, sens_flat):
-            if isinstance(o, Tensor) and isinstance(s, Tensor) and o.shape != s.shape:
-                raise ValueError(
-                    f"{where}: the sensitivity has shape {list(s.shape)} but the output has shape "
-                    f"{list(o.shape)}; they must match. Fix: pass a sensitivity shaped like the "
-                    "output, e.g. ops.ones_like(out)."
-                )
+        sens_flat = _checked_sens(sens, flat, where)
     trace.backward(flat, sens_flat)
     input_grads = [_grad_or_zeros(leaf, args[p], trace) for leaf, p in zip(leaves, positions)]
     weight_grads = [_grad_or_zeros(leaf, current_value(w), trace) for leaf, w in zip(weight_leaves, weights)]
     return value, input_grads, weight_grads
+
+
+def _checked_sens(sens, flat, where) -> list:
+    """The sensitivities, one per output: Tensors shaped like them (a number for a 0-d output)."""
+    sens_flat = _flatten(sens)
+    if len(sens_flat) != len(flat):
+        raise SensitivityError(f"{where}: the sensitivity has {len(sens_flat)} tensors but the function "
+                               f"returned {len(flat)} outputs. Fix: one sensitivity per output.")
+    checked = []
+    for o, s in zip(flat, sens_flat):
+        if isinstance(s, (bool, int, float)) and isinstance(o, Tensor):
+            if o.shape != ():
+                raise SensitivityError(
+                    f"{where}: the sensitivity is the number {s!r}, but the output has shape "
+                    f"{list(o.shape)}; a sensitivity is shaped like its output. Fix: "
+                    "ops.fill(out.dtype, out.shape, value), or ops.ones_like(out) * value.")
+            s = Tensor(s, o.dtype)
+        elif not isinstance(s, Tensor):
+            raise SensitivityError(f"{where}: the sensitivity must be a Tensor shaped like the output, but "
+                                   f"got {_describe(s)}. Fix: Tensor(data) of the output's shape.")
+        elif isinstance(o, Tensor) and o.shape != s.shape:
+            raise SensitivityError(
+                f"{where}: the sensitivity has shape {list(s.shape)} but the output has shape "
+                f"{list(o.shape)}; they must match. Fix: pass a sensitivity shaped like the "
+                "output, e.g. ops.ones_like(out).")
+        checked.append(s)
+    return checked
 
 
 def _grad_or_zeros(leaf, primal, trace):
@@ -174,6 +196,7 @@ class GradOperation:
         if self.get_by_list and weights is None:
             raise TypeError("GradOperation(get_by_list=True) needs weights: GradOperation(get_by_list=True)(fn, weights).")
         params = _check_weights(weights, "GradOperation") if self.get_by_list else ()
+        single_weight = getattr(weights, "_is_parameter", False)
         op = self
 
         def grad_fn(*args):
@@ -191,10 +214,11 @@ class GradOperation:
                                     "there is no first input to differentiate.")
                 positions = (0,)
             _, in_grads, w_grads = vjp_call(fn, args, positions, params, sens=sens, where="GradOperation")
+            ws = w_grads[0] if single_weight else tuple(w_grads)       # one Parameter: its gradient alone
             if op.get_all and op.get_by_list:
-                return tuple(in_grads), tuple(w_grads)
+                return tuple(in_grads), ws
             if op.get_by_list:
-                return tuple(w_grads)
+                return ws
             if op.get_all:
                 return tuple(in_grads)
             return in_grads[0]
@@ -221,14 +245,30 @@ def _require_sens(fn, args, where):
         )
 
 
-def _positions(grad_position, args, where):
-    n = len(args)
-    single = isinstance(grad_position, int)
-    pos = (grad_position,) if single else tuple(grad_position)
+def _check_position_type(grad_position, where):
+    """``grad_position`` is an int or a tuple of distinct ints (TypeError/ValueError, as MindSpore)."""
+    if grad_position is None:
+        return
+    if not isinstance(grad_position, (int, tuple)) or isinstance(grad_position, bool):
+        raise TypeError(f"{where}: grad_position must be an int or a tuple of ints, but got "
+                        f"{_describe(grad_position)}. Fix: count the inputs from 0, e.g. grad_position=0 "
+                        "or grad_position=(0, 1).")
+    pos = (grad_position,) if isinstance(grad_position, int) else grad_position
     for p in pos:
         if not isinstance(p, int) or isinstance(p, bool):
-            raise TypeError(f"{where}: grad_position must be an int or a tuple of ints, got {_describe(p)}. "
-                            "Fix: count the inputs from 0, e.g. grad_position=0 or grad_position=(0, 1).")
+            raise TypeError(f"{where}: every element of grad_position must be an int, but got {_describe(p)}. "
+                            "Fix: grad_position=(0, 1).")
+    if len(set(pos)) != len(pos):
+        raise ValueError(f"{where}: there are duplicate positions in grad_position {grad_position}. Fix: name "
+                         "each input once.")
+
+
+def _positions(grad_position, args, where):
+    """``(positions, single)``: an int or a 1-tuple gives the gradient itself, as MindSpore 2.10."""
+    n = len(args)
+    pos = (grad_position,) if isinstance(grad_position, int) else tuple(grad_position)
+    single = len(pos) == 1
+    for p in pos:
         if not 0 <= p < n:
             raise GradPositionError(
                 f"{where}: grad_position {p} is out of range: the function was called with {n} "
@@ -246,6 +286,8 @@ def _grad_impl(fn, grad_position, weights, has_aux, return_ids, with_value, wher
         raise ValueError(f"{where}: grad_position and weights cannot both be None; nothing to differentiate. "
                          "Fix: grad_position=0 for the first input, or weights=net.trainable_params().")
     params = _check_weights(weights, where)
+    _check_position_type(grad_position, where)
+    single_weight = getattr(weights, "_is_parameter", False)     # one Parameter: its gradient alone
 
     def grad_fn(*args):
         pos, single = ((), False) if grad_position is None else _positions(grad_position, args, where)
@@ -254,12 +296,13 @@ def _grad_impl(fn, grad_position, weights, has_aux, return_ids, with_value, wher
             in_grads = [(p, g) for p, g in zip(pos, in_grads)]
             w_grads = [(w.name, g) for w, g in zip(params, w_grads)]
         ins = in_grads[0] if single else tuple(in_grads)
+        ws = w_grads[0] if single_weight else tuple(w_grads)
         if grad_position is None:
-            grads = tuple(w_grads)
+            grads = ws
         elif weights is None:
             grads = ins
         else:
-            grads = (ins, tuple(w_grads))
+            grads = (ins, ws)
         if with_value:
             return value, grads
         if has_aux:

@@ -96,13 +96,18 @@ def _replacement(where, result, grads):
         raise HookError(f"{where}: the hook returned {len(result)} gradients, but {len(grads)} flow "
                         "through this point. Fix: return one gradient per input.")
     for new, old in zip(result, grads):
-        if isinstance(old, Tensor) and (not isinstance(new, Tensor) or new.shape != old.shape):
-            if not isinstance(new, Tensor):
-                raise HookError(f"{where}: a replacement gradient must be a Tensor of shape "
-                                f"{list(old.shape)}, but got {_describe(new)}.")
-            raise HookShapeError(f"{where}: a replacement gradient must be a Tensor of shape "
-                                 f"{list(old.shape)}, but got {list(new.shape)}. Fix: return a "
-                                 "gradient shaped like the one the hook received.")
+        if not isinstance(old, Tensor):
+            continue
+        if not isinstance(new, Tensor):
+            raise HookError(f"{where}: a replacement gradient must be a Tensor of shape "
+                            f"{list(old.shape)}, but got {_describe(new)}. Fix: return Tensors, e.g. "
+                            "Tensor(array) for a NumPy result.")
+        if new.shape != old.shape or new.dtype is not old.dtype:
+            # ValueError, as MindSpore ("the output type of function ... is not consistent")
+            raise HookShapeError(f"{where}: a replacement gradient must be a {old.dtype} Tensor of shape "
+                                 f"{list(old.shape)} (what the hook received), but got a {new.dtype} Tensor "
+                                 f"of shape {list(new.shape)}. Fix: return a gradient shaped like the one "
+                                 f"received, in its dtype (g.astype(grad.dtype)).")
     return result
 
 
@@ -152,12 +157,26 @@ class HookBackward(Primitive):
 class HookRecord:
     """What the two halves of one Cell call's backward hook share."""
 
-    __slots__ = ("cell_id", "hooks", "grad_input")
+    __slots__ = ("cell_id", "hooks", "grad_input", "n_inputs", "inputs_traced")
 
     def __init__(self, cell_id, hooks):
         self.cell_id = cell_id
         self.hooks = hooks          # the cell's hook dict, read when the backward pass arrives
         self.grad_input = None
+        self.n_inputs = 0
+        # False when no input is being differentiated (only weights are): the inputs' identity is
+        # then recorded nowhere, and the outputs' half calls the hooks itself, with no input gradients
+        self.inputs_traced = True
+
+
+def _call_hooks(rec: HookRecord, grads):
+    """Call the Cell's backward hooks with (grad_input, grad_output); returns the input gradients."""
+    for hook in list(rec.hooks.values()):
+        where = f"backward hook of {rec.cell_id}"
+        result = call_user_fn(hook, (rec.cell_id, rec.grad_input, grads), where,
+                              "hook_fn(cell_id, grad_input, grad_output)")
+        grads = grads if all(g is None for g in grads) else _replacement(where, result, grads)
+    return grads
 
 
 class _CellHookIdentity(Primitive):
@@ -182,6 +201,8 @@ class CellHookOutputs(_CellHookIdentity):
     def bprop(self, *args):
         grads = _as_tuple(args[-1])
         self.record.grad_input = grads
+        if not self.record.inputs_traced:               # MindSpore calls the hook once all the same
+            _call_hooks(self.record, (None,) * self.record.n_inputs)
         return grads
 
 
@@ -189,10 +210,4 @@ class CellHookInputs(_CellHookIdentity):
     """Identity on a Cell's inputs; backward: call the hooks with both gradients."""
 
     def bprop(self, *args):
-        grads = _as_tuple(args[-1])
-        rec = self.record
-        for hook in list(rec.hooks.values()):
-            where = f"backward hook of {rec.cell_id}"
-            grads = _replacement(where, call_user_fn(hook, (rec.cell_id, rec.grad_input, grads), where,
-                                                     "hook_fn(cell_id, grad_input, grad_output)"), grads)
-        return grads
+        return _call_hooks(self.record, _as_tuple(args[-1]))

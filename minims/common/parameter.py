@@ -91,17 +91,17 @@ class ParameterTuple(tuple):
 
     def __new__(cls, iterable):
         items = tuple(iterable)
-        names = set()
+        names = {}
         for p in items:
             if not isinstance(p, Parameter):
                 raise TypeError(
                     f"ParameterTuple: every element must be a Parameter, but got {_describe(p)}. "
                     "Fix: wrap tensors with Parameter(tensor, name=...)."
                 )
-            if p.name in names:
-                raise ValueError(f"ParameterTuple: the name '{p.name}' appears twice; names must be unique. "
-                                 "Fix: give each Parameter its own name=.")
-            names.add(p.name)
+            # the same Parameter twice is allowed (as MindSpore); two Parameters sharing a name are not
+            if names.setdefault(p.name, p) is not p:
+                raise ValueError(f"ParameterTuple: two different Parameters are named '{p.name}'; names must "
+                                 "be unique. Fix: give each Parameter its own name=.")
         return super().__new__(cls, items)
 
     def clone(self, prefix, init="same"):

@@ -316,7 +316,8 @@ def reference_grad(fn, *tensors, wrt=0):
 
     Every float Tensor argument is replaced by symbols (``arg0``, ``arg1_0_2`` ...); other arguments
     (integer or Bool Tensors, Python values) stay constants.  The result mirrors
-    ``ops.grad(fn, grad_position=wrt)(*tensors)``: one array for an int ``wrt``, a tuple otherwise.
+    ``ops.grad(fn, grad_position=wrt)(*tensors)``: one array for an int ``wrt`` or a 1-tuple, a tuple
+    otherwise.
     """
     inputs, subs = [], {}
     for i, t in enumerate(tensors):
@@ -337,4 +338,4 @@ def reference_grad(fn, *tensors, wrt=0):
     for g in grads:
         arr = as_sympy_array(g)
         out.append(np.array([_evaluate(e, subs) for e in arr.flat], dtype=np.float64).reshape(arr.shape))
-    return out[0] if isinstance(wrt, int) else tuple(out)
+    return out[0] if len(out) == 1 else tuple(out)

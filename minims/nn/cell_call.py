@@ -15,8 +15,8 @@ from ..graph.staging import StaticGraphError, is_staging
 from ..common import running_cells, undo
 from ..common.parameter import Parameter
 from ..graph.jit import JitFunction
-from ..interpreters.stack import bind
-from ..tensor import Tensor
+from ..interpreters.stack import Tracer, bind
+from ..tensor import Tensor, _describe
 
 
 def _as_tuple(value):
@@ -56,15 +56,17 @@ def _run(cell, args, kwargs):
 
     if hooks_on:
         for hook in list(cell._forward_pre_hooks.values()):
-            result = call_user_fn(hook, (cell_id, args), f"the forward pre-hook of {cell_id}",
-                                  "hook_fn(cell_id, inputs)")
+            where = f"the forward pre-hook of {cell_id}"
+            result = call_user_fn(hook, (cell_id, args), where, "hook_fn(cell_id, inputs)")
             if result is not None:
-                args = _as_tuple(result)
+                args = _as_tuple(_checked_hook_result(result, where, "inputs"))
 
     record = None
     if hooks_on and cell._backward_hooks:
         record = HookRecord(cell_id, cell._backward_hooks)
         args = _identity_over_tensors(CellHookInputs(record), args)
+        record.n_inputs = sum(isinstance(a, Tensor) for a in args)
+        record.inputs_traced = any(isinstance(a, Tracer) for a in args)
 
     if cell.has_bprop():
         out = _call_with_bprop(cell, args, kwargs)
@@ -89,11 +91,23 @@ def _run(cell, args, kwargs):
 
     if hooks_on:
         for hook in list(cell._forward_hooks.values()):
-            result = call_user_fn(hook, (cell_id, args, out), f"the forward hook of {cell_id}",
-                                  "hook_fn(cell_id, inputs, outputs)")
+            where = f"the forward hook of {cell_id}"
+            result = call_user_fn(hook, (cell_id, args, out), where, "hook_fn(cell_id, inputs, outputs)")
             if result is not None:
-                out = result
+                out = _checked_hook_result(result, where, "output")
     return out
+
+
+def _checked_hook_result(result, where, what):
+    """A forward (pre-)hook's replacement: Tensors (in tuples), never a NumPy array or a string that
+    would otherwise reach the next layer as its input."""
+    items = result if isinstance(result, (tuple, list)) else (result,)
+    for item in items:
+        if not isinstance(item, (Tensor, bool, int, float, type(None))):
+            raise TypeError(f"{where} returned {_describe(item)} as the Cell's {what}; a hook returns None "
+                            f"(keep the {what}) or Tensors to replace it. Fix: return Tensor(...) "
+                            "(for a NumPy result), or None.")
+    return result
 
 
 def _compiled_call(cell):

@@ -238,7 +238,7 @@ def zeros_like(input, dtype=None):
 
 def cast(input, dtype):
     """``ops.cast(input, dtype)``."""
-    if isinstance(input, Tensor) and input.dtype is mstype.to_dtype(dtype, "cast(dtype)"):
+    if isinstance(input, Tensor) and input.dtype is mstype.require_dtype(dtype, "cast"):
         return input
     return _cast(input, dtype)
 

@@ -460,7 +460,7 @@ class Cast(_ArrayPrimitive):
         x = as_operand(self.name, x, "x")
         if not isinstance(x, Tensor):
             x = Tensor(x)
-        return bind(self, x, mstype.to_dtype(dtype, "Cast(dtype)"))
+        return bind(self, x, mstype.require_dtype(dtype, "Cast"))
 
     def impl(self, x, dt):
         return x.astype(dt.np_dtype, copy=False)

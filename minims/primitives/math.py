@@ -8,6 +8,7 @@ from __future__ import annotations
 import numpy as np
 import sympy
 
+from .. import dtype as mstype
 from .. import ops
 from ..interpreters.stack import bind, describe_args
 from ..tensor import Tensor
@@ -77,7 +78,7 @@ class _Unary(Primitive):
             x = as_operand(self.name, x, "x")
         if self.float_only and not isinstance(x, float) and getattr(x, "dtype", None) is not None \
                 and not x.dtype.is_float:
-            x = ops.cast(x, "float32")
+            x = ops.cast(x, mstype.float32)
         return bind(self, x)
 
     def batch(self, args, dims, size):

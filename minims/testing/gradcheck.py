@@ -37,6 +37,7 @@ import numpy as np
 
 from ..autodiff.grad_api import vjp_call
 from ..autodiff.transforms import _jvp_call
+from .. import ops
 from ..tensor import Tensor, _describe
 
 __all__ = ["check_grads", "numerical_grad", "DEFAULT_EPS", "DEFAULT_RTOL", "DEFAULT_ATOL"]
@@ -153,9 +154,14 @@ def _compare(analytic, numeric, level, p, args, opts, mode):
 
 def _check_rev(f, args, positions, level, opts, rng, cotangents):
     """<vjp(w), u> against the difference; returns ``x -> vjp(f)(x, w)`` for the next order."""
+    # an output that is not a float Tensor (a mask, an index) gets a zero sensitivity
+    outputs = _flat_outputs(f(*args))
+    sens = [w if w is not None or not isinstance(o, Tensor) else ops.zeros_like(o)
+            for w, o in zip(cotangents, outputs)]
+
     def vjp_of_f(*xs):
         """x -> the gradients of <w, f(x)> with respect to the checked arguments (a tuple)."""
-        _, grads, _ = vjp_call(f, xs, positions, (), sens=cotangents, where="check_grads")
+        _, grads, _ = vjp_call(f, xs, positions, (), sens=sens, where="check_grads")
         return tuple(grads)
 
     grads = vjp_of_f(*args)

@@ -315,7 +315,7 @@ ms.grad(lambda x: x * w, grad_position=None, weights=[w])(Tensor([1.0]))
        'ms.ParameterTuple([Tensor([1.0])])', TypeError, ["ParameterTuple", "Parameter", "Fix"]),
     _m("parametertuple-duplicate-names", "parameter", "Two Parameters with one name in a ParameterTuple",
        'ms.ParameterTuple([Parameter(Tensor([1.0]), name="w"), Parameter(Tensor([2.0]), name="w")])',
-       ValueError, ["ParameterTuple", "'w'", "twice", "Fix"]),
+       ValueError, ["ParameterTuple", "'w'", "two different Parameters", "Fix"]),
     _m("network-duplicate-names", "parameter", "Two Parameters of a network named alike, then an optimizer",
        '''
 class Net(nn.Cell):

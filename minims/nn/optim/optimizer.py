@@ -18,6 +18,7 @@ rather than in a Python number, which a compiled graph would freeze at its value
 from __future__ import annotations
 
 import inspect
+import math
 import numbers
 
 import numpy as np
@@ -61,6 +62,9 @@ def _check_float(where, name, value, minimum=0.0, strict=False):
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
         raise TypeError(f"{where}: {name} must be a float, but got {_describe(value)}. "
                         f"Fix: pass a number, e.g. {name}=0.01 (float(text) if it was read as text).")
+    if not math.isfinite(value):                 # ValueError, as MindSpore ("must be a legal value")
+        raise ValueError(f"{where}: {name} must be a finite number, but got {value}. Fix: pass a legal "
+                         f"value, e.g. {name}=0.01.")
     if value < minimum or (strict and value == minimum):
         rel = ">" if strict else ">="
         raise ValueError(f"{where}: {name} must be {rel} {minimum}, but got {value}. "
@@ -75,9 +79,9 @@ class _LearningRate:
     def __init__(self, value, name, where):
         if isinstance(value, (list, tuple)) or (isinstance(value, Tensor) and value.ndim == 1):
             rates = np.asarray(value._data if isinstance(value, Tensor) else value, dtype=np.float32)
-            if rates.ndim != 1 or rates.size == 0 or (rates < 0).any():
+            if rates.ndim != 1 or rates.size == 0 or (rates < 0).any() or not np.isfinite(rates).all():
                 raise ValueError(f"{where}: a learning-rate schedule must be a non-empty list of "
-                                 f"non-negative numbers, but got {value!r}.")
+                                 f"finite non-negative numbers, but got {value!r}.")
             self.schedule = Tensor(rates)
             self.param = None
         else:
