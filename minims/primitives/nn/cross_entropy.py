@@ -65,6 +65,8 @@ class SoftmaxCrossEntropyWithLogits(Primitive):
     def jvp(self, primals, tangents):
         (logits, labels), (t, _) = primals, tangents
         out = bind(self, logits, labels)
+        if t is None:           # only the labels move: they get no derivative (as in the bprop)
+            return out, (None, None)
         p = ops.softmax(logits, -1)
         total = ops.sum(labels, -1, keepdim=True)
         t_loss = ops.sum(ops.mul(t, ops.sub(ops.mul(p, total), labels)), -1)   # <d loss / d logits, t>
@@ -145,6 +147,8 @@ class SparseSoftmaxCrossEntropyWithLogits(Primitive):
     def jvp(self, primals, tangents):
         (logits, labels), (t, _) = primals, tangents
         out = bind(self, logits, labels)
+        if t is None:           # only the labels move (an int tensor given a tangent): no derivative
+            return out, None
         n, c = logits.shape
         p = ops.softmax(logits, -1)
         if self.is_grad:        # out = (softmax - onehot) / n: softmax's jvp, divided by n
