@@ -248,3 +248,27 @@ def test_relu_grad_second_order_in_forward_mode():
     inner = lambda v: ops.jvp(A.ReLU(), v, t)[1]                              # noqa: E731
     np.testing.assert_array_equal(inner(x).asnumpy(), [0.0, 2.0, 3.0])
     np.testing.assert_array_equal(ops.jvp(inner, x, t)[1].asnumpy(), [0.0, 0.0, 0.0])
+
+
+def test_integer_inputs_have_tangents_of_the_output_dtype():
+    """Forward mode accepts integer inputs with integer tangents (as MindSpore: the tangent has the
+    output's dtype).  Oracle (MindSpore 2.10): jvp of amax on int32 [1, 2, 3] with ones is 1, Int32;
+    of a ** 0 is [0, 0, 0], Int32.  minims gave amax/amin a Float32 tangent, and a ** 0 failed
+    (``x ** (0 - 1)``: NumPy refuses negative integer powers)."""
+    a = Tensor(np.array([[1, -2, 3], [4, 5, -6]], np.int32))
+    ones = ops.ones_like(a)
+    for f in (lambda v: v * v - 3 * v, lambda v: ops.amax(v, 1), lambda v: ops.amin(v), ops.abs, ops.relu,
+              lambda v: ops.maximum(v, 2), lambda v: ops.matmul(v, v.T), lambda v: ops.sum(v[1:] ** 2),
+              lambda v: ops.select(v > 0, v, 0), lambda v: ops.concat((v, v)), lambda v: v / 2, ops.exp):
+        out, tangent = ops.jvp(f, a, ones)
+        assert tangent.dtype == out.dtype and tangent.shape == out.shape, (out, tangent)
+    out, tangent = ops.jvp(lambda v: ops.amax(v), Tensor(np.array([1, 2, 3], np.int32)),
+                           Tensor(np.ones(3, np.int32)))
+    assert tangent.dtype == ms.int32 and tangent.tolist() == 1
+    out, tangent = ops.jvp(lambda v: ops.pow(v, 0), Tensor(np.array([1, 2, 3], np.int32)),
+                           Tensor(np.ones(3, np.int32)))
+    assert out.tolist() == [1, 1, 1] and tangent.dtype == ms.int32 and tangent.tolist() == [0, 0, 0]
+    # the derivative of an integer power in the exponent's other cases is unchanged: 3 a^2 t
+    out, tangent = ops.jvp(lambda v: ops.pow(v, 3), Tensor(np.array([1, 2, 3], np.int32)),
+                           Tensor(np.array([1, 1, 2], np.int32)))
+    assert tangent.tolist() == [3, 12, 54]
