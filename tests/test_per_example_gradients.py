@@ -6,21 +6,30 @@
   weights and for the inputs, in PyNative and Graph mode;
 * ``grad(sum of vmap(f))`` equals the sum of the per-example gradients (for inputs: each row);
 * ``vmap(jvp)``, ``jvp(vmap)`` and ``vmap(vjp_fn)`` equal loops of ``jvp`` and ``vjp_fn``; ``vmap`` of
-  ``jvp`` over the basis is the Jacobian.
+  ``jvp`` over the basis is the Jacobian;
+* per-example Jacobians, ``vmap(jacfwd(program))`` and ``vmap(jacrev(program))``, equal loops for
+  random programs of ``tests/programs.py``'s ``GRADS`` space (layers, custom bprops, gradients
+  inside the program): the batching rules of every rule those transforms run.
 
 Everything in float64, compared to 1e-12 (a batched matrix product may round differently from
 one row's).
 """
+import os
+
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
 
 import minims as ms
 import minims.nn as nn
 from minims import Tensor, ops
 from minims.testing import leftover_state
+from programs import GRADS, programs
 
 RTOL, ATOL = 1e-12, 1e-13
 F64 = ms.float64
+DEEP = os.environ.get("MINIMS_DEEP", "") not in ("", "0")
+DEEP_EXAMPLES = int(os.environ.get("MINIMS_DEEP_EXAMPLES", "2000"))
 
 
 @pytest.fixture(autouse=True)
@@ -234,3 +243,29 @@ def test_vmap_of_vjp_per_example():
     got = ms.vmap(pullback)(xs, cs)
     for i in range(4):
         close(got[i], pullback(xs[i], cs[i]))
+
+
+# ----- per-example Jacobians of random programs -----------------------------------------------------------
+@settings(max_examples=DEEP_EXAMPLES if DEEP else 60, deadline=None, derandomize=not DEEP, database=None,
+          print_blob=True, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(case=programs(GRADS))
+def test_per_example_jacobians_of_random_programs_equal_a_loop(case):
+    program, args = case
+    args = tuple(Tensor(np.asarray(a._data, np.float64)) if a.dtype.is_float else a for a in args)
+    positions = tuple(i for i, a in enumerate(args) if a.dtype.is_float)
+    rng = np.random.default_rng(0)
+    # three examples: the drawn point and two points near it (the same side of every kink, mostly;
+    # either way the loop runs the same rules at the same points)
+    batch = [Tensor(np.stack([a.asnumpy() + 0.01 * k * rng.standard_normal(a.shape) for k in range(3)]))
+             if i in positions else a for i, a in enumerate(args)]
+    in_axes = tuple(0 if i in positions else None for i in range(len(args)))
+
+    def leaves(x):
+        return [y for z in x for y in leaves(z)] if isinstance(x, (tuple, list)) else [x]
+    for jac in (ops.jacfwd, ops.jacrev):
+        per_example = leaves(ms.vmap(jac(program, positions), in_axes=in_axes)(*batch))
+        for k in range(3):
+            one = leaves(jac(program, positions)(*[b[k] if a == 0 else b for b, a in zip(batch, in_axes)]))
+            for g, e in zip(per_example, one, strict=True):
+                np.testing.assert_allclose(g.asnumpy()[k], e.asnumpy(), rtol=1e-10, atol=1e-10, equal_nan=True,
+                                           err_msg=f"{jac.__name__}, example {k}\n{program.reproducer(args)}")
