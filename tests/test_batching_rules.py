@@ -549,7 +549,8 @@ def test_print_inside_vmap_prints_every_example(capsys):
     out = ms.vmap(lambda v: (ops.Print()("v:", v), v * 2.0)[1])(xs)
     np.testing.assert_array_equal(out.asnumpy(), xs.asnumpy() * 2)
     printed = capsys.readouterr().out
-    assert "1" in printed and "3" in printed and "4" in printed
+    each = [repr(xs[k]) for k in range(2)]          # each example printed on its own, in order
+    assert printed == "".join(f"v:\n{r}\n" for r in each), printed
 
 
 # ----- regressions ------------------------------------------------------------------------------------------------
