@@ -20,7 +20,8 @@ from .. import ops
 from ..interpreters.stack import MinimsError, Trace, Tracer, bind
 from ..tensor import Tensor
 
-__all__ = ["BatchTrace", "BatchTracer", "BatchedValueError", "move_to_front", "example", "loop"]
+__all__ = ["BatchTrace", "BatchTracer", "BatchedValueError", "move_to_front", "example", "loop",
+           "every_example"]
 
 
 class BatchedValueError(MinimsError, RuntimeError):
@@ -59,6 +60,15 @@ def _box(trace, value, bdim):
     t._bdim = bdim
     t._trace = trace
     return t
+
+
+def every_example(value):
+    """The array of ``value`` for a check that must see every example's values (labels in range):
+    a batched value gives its whole batch (its ``_data`` is the first example only), a value being
+    differentiated its primal's.  Not while a graph is being staged (a placeholder has no values)."""
+    while isinstance(value, Tracer):
+        value = value._value if isinstance(value, BatchTracer) else value._primal_value()
+    return value._data
 
 
 def move_to_front(value, dim):

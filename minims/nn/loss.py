@@ -7,6 +7,7 @@ over all elements), ``'sum'`` or ``'none'`` (keep one value per element or sampl
 from __future__ import annotations
 
 
+from ..batching.trace import every_example
 from ..graph.staging import is_staging
 from .. import ops
 from ..primitives import nn as _nn
@@ -91,7 +92,7 @@ class SoftmaxCrossEntropyWithLogits(LossBase):
                              f"per row of logits {list(logits.shape)}), but got {list(labels.shape)}.")
         if not is_staging():
             # the values can be checked only when they exist (not while a graph is being compiled)
-            lab = labels._data
+            lab = every_example(labels)         # under vmap: every example's labels
             if lab.size and (lab.min() < 0 or lab.max() >= c):
                 bad = int(lab.min() if lab.min() < 0 else lab.max())
                 raise ValueError(f"{self.path}: label {bad} is out of range for {c} classes (valid: 0..{c - 1}).")

@@ -346,7 +346,7 @@ def gather(input_params, input_indices, axis, batch_dims=0):
     ndim = len(input_params.shape)
     if not -ndim <= axis < ndim:
         raise ValueError(f"Gather: axis {axis} is out of range for a tensor of rank {ndim}.")
-    indices = input_indices._data if isinstance(input_indices, Tensor) else np.asarray(input_indices)
+    indices = _arr.index_values(input_indices) if isinstance(input_indices, Tensor) else np.asarray(input_indices)
     size = input_params.shape[axis]
     if indices.size and (indices.max() >= size or indices.min() < -size):
         raise ValueError(

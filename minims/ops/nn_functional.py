@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import dtype as mstype
+from ..batching.trace import every_example
 from ..primitives import nn as _nn
 from ..tensor import Tensor, _describe
 from .. import ops
@@ -232,7 +233,7 @@ def _nll_loss(op, inputs, target, weight, ignore_index, reduction, label_smoothi
         raise ValueError(f"{op}: target must have shape {list(want)} (inputs {list(inputs.shape)} without "
                          f"the class dimension {class_dim}), but got {list(target.shape)}.")
     if not is_staging():             # values exist only outside compilation
-        t = target._data
+        t = every_example(target)          # under vmap: every example's targets
         bad = t[(t != ignore_index) & ((t < 0) | (t >= c))]
         if bad.size:
             raise ValueError(f"{op}: target {int(bad.flat[0])} is out of range: with {c} classes targets "

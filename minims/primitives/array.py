@@ -13,7 +13,8 @@ import sympy
 from .. import ops
 from .. import dtype as mstype
 from ..tensor import Tensor, _describe
-from ..interpreters.stack import bind
+from ..batching.trace import BatchedValueError
+from ..interpreters.stack import Tracer, bind
 from .base import Primitive
 from . import batch_rules, tangents as T
 from .operands import as_operand, normalize_axis, sum_to
@@ -271,6 +272,27 @@ class Stack(_ArrayPrimitive):
         return np.stack(xs, axis=self.axis)
 
 
+def index_values(t: Tensor) -> np.ndarray:
+    """The values of a Tensor used as an index (or as ``ops.gather``'s indices).
+
+    An index is static: its values are read when the index is built.  A Tensor being differentiated
+    (jvp, grad) gives its value.  A batch inside ``vmap`` holds one index per example and a
+    placeholder of a graph being compiled holds none; their ``_data`` (the first example, zeros)
+    must not be read as the index, so they raise.
+    """
+    if not isinstance(t, Tracer):
+        return t._data
+    try:
+        return t._concrete()._data
+    except BatchedValueError:
+        raise BatchedValueError(
+            f"inside vmap an index Tensor of shape {list(t.shape)} stands for one index per example, but "
+            "minims reads an index's values once, when the index is built, so it cannot differ between "
+            "examples. Fix: give the index in_axes None (one index shared by every example), or select "
+            "per example with ops.one_hot and a product or sum."
+        ) from None
+
+
 def normalize_index(index):
     """A user's index (ints, slices, None, Ellipsis, bool/int Tensors, lists) as a NumPy index tuple."""
     if not isinstance(index, tuple):
@@ -278,7 +300,7 @@ def normalize_index(index):
     out = []
     for item in index:
         if isinstance(item, Tensor):
-            item = item._data
+            item = index_values(item)
         elif isinstance(item, list):
             item = np.asarray(item)
         if isinstance(item, np.ndarray) and item.dtype.kind not in "biu":

@@ -158,6 +158,15 @@ class Div(_Binary):
 RealDiv = Div
 
 
+def _pow_dx(x, y):
+    """d x^y / dx = y x^(y-1).  For an integer base the exponent is kept >= 0: NumPy refuses negative
+    integer powers, and the only valid case it changes, y = 0, is multiplied by y = 0 anyway."""
+    e = y - 1
+    if isinstance(x, Tensor) and not x.dtype.is_float:
+        e = ops.maximum(e, 0) if isinstance(e, Tensor) else max(e, 0)
+    return ops.mul(y, ops.pow(x, e))
+
+
 class Pow(_Binary):
     def impl(self, x, y):
         return np.power(x, y)
@@ -165,7 +174,7 @@ class Pow(_Binary):
     def bprop(self, x, y, out, dout):
         dx = dy = None
         if wants_grad(0):
-            dx = sum_to(ops.mul(dout, ops.mul(y, ops.pow(x, y - 1))), x)
+            dx = sum_to(ops.mul(dout, _pow_dx(x, y)), x)
         if wants_grad(1):
             dy = sum_to(ops.mul(dout, ops.mul(out, ops.log(x))), y)
         return dx, dy
@@ -173,7 +182,7 @@ class Pow(_Binary):
     def jvp(self, primals, tangents):
         (x, y), (tx, ty) = primals, tangents
         out = bind(self, x, y)
-        dx = T.mul(tx, ops.mul(y, ops.pow(x, y - 1))) if tx is not None else None
+        dx = T.mul(tx, _pow_dx(x, y)) if tx is not None else None
         dy = T.mul(ty, ops.mul(out, ops.log(x))) if ty is not None else None
         return out, T.fit(T.add(dx, dy), out)
 

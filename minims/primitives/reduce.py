@@ -12,7 +12,7 @@ from .. import ops
 from ..interpreters.stack import bind
 from ..tensor import _describe
 from .base import Primitive
-from . import batch_rules
+from . import batch_rules, tangents as T
 from .operands import as_operand, normalize_axis
 
 
@@ -97,7 +97,8 @@ class _ReduceExtreme(_Reduce):
         out = bind(self, x, axes)
         hit = ops.cast(ops.equal(x, self._expand(out, x, axes)), t.dtype)
         total = ReduceSum(self.keep_dims)
-        return out, ops.div(bind(total, ops.mul(hit, t), axes), bind(total, hit, axes))
+        # (the mean of tied integer tangents is a float: back to the output's dtype, as MindSpore's)
+        return out, T.fit(ops.div(bind(total, ops.mul(hit, t), axes), bind(total, hit, axes)), out)
 
     def sympy(self, x, axes):
         extreme = sympy.Max if isinstance(self, ReduceMax) else sympy.Min

@@ -10,6 +10,7 @@ from ... import fast as _fast          # the fast-path switch: _fast.enabled
 from ...interpreters.stack import bind
 from ...tensor import Tensor, _describe
 from ..base import Primitive
+from ...batching.trace import every_example
 from ..batch_rules import front, merged_into_first_axis
 from ._geometry import _require_tensor
 
@@ -65,6 +66,8 @@ class SoftmaxCrossEntropyWithLogits(Primitive):
     def jvp(self, primals, tangents):
         (logits, labels), (t, _) = primals, tangents
         out = bind(self, logits, labels)
+        if t is None:           # only the labels move: they get no derivative (as in the bprop)
+            return out, (None, None)
         p = ops.softmax(logits, -1)
         total = ops.sum(labels, -1, keepdim=True)
         t_loss = ops.sum(ops.mul(t, ops.sub(ops.mul(p, total), labels)), -1)   # <d loss / d logits, t>
@@ -108,8 +111,8 @@ class SparseSoftmaxCrossEntropyWithLogits(Primitive):
         if tuple(labels.shape) != (n,):
             raise ValueError(f"{op}: labels must have shape [{n}] (one class index per row of logits "
                              f"{list(logits.shape)}), but got {list(labels.shape)}.")
-        lab = labels._data
-        if not is_staging() and lab.size and (lab.min() < 0 or lab.max() >= c):
+        lab = None if is_staging() else every_example(labels)     # under vmap: every example's labels
+        if lab is not None and lab.size and (lab.min() < 0 or lab.max() >= c):
             bad = int(lab.min() if lab.min() < 0 else lab.max())
             raise ValueError(f"{op}: label {bad} is out of range: with {c} classes labels must be in "
                              f"[0, {c - 1}].")
@@ -145,6 +148,8 @@ class SparseSoftmaxCrossEntropyWithLogits(Primitive):
     def jvp(self, primals, tangents):
         (logits, labels), (t, _) = primals, tangents
         out = bind(self, logits, labels)
+        if t is None:           # only the labels move (an int tensor given a tangent): no derivative
+            return out, None
         n, c = logits.shape
         p = ops.softmax(logits, -1)
         if self.is_grad:        # out = (softmax - onehot) / n: softmax's jvp, divided by n
