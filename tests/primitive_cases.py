@@ -256,6 +256,22 @@ def _indexing(rng):
     return out
 
 
+@cases_for("SetItem")
+def _writing(rng):
+    """``x[index] = v`` as a new value; the repeated index [0, -1, 0] checks that only the write that
+    survives (the last) takes a gradient, in the rule as in SymPy's (NumPy's) assignment."""
+    out = []
+    for index, shape in _indices(rng):
+        npindex = R.normalize_index(index)
+        target = np.zeros(shape)[npindex].shape
+        out.append(_symbolic(f"SetItem{npindex!r:.40}", lambda x, v, i=index: R.SetItem()(x, i, v),
+                             (values(rng, shape), values(rng, target))))
+    out.append(_symbolic("SetItem broadcast row", lambda x, v: R.SetItem()(x, (slice(0, 2),), v),
+                         (values(rng, (3, 4)), values(rng, (4,)))))
+    out.append(_symbolic("SetItem number", lambda x: R.SetItem()(x, (1,), 7.0), (values(rng, (3, 2)),)))
+    return out
+
+
 @cases_for("Cast")
 def _cast(rng):
     return [_symbolic("Cast(float64)", lambda x: R.Cast()(x, ms.float64), (values(rng, (2, 3)),)),

@@ -279,6 +279,37 @@ def _indexing():
     return out
 
 
+def _written(index):
+    """x with x[index] = v, written into a copy of x, so the caller's example is untouched.  The copy
+    also depends on v (exactly: + 0 * sum(v)): writing a batched v into a constant copy (in_axes None
+    for x) is refused like any traced value written into a constant (InPlaceWriteError)."""
+    def write(x, v):
+        y = x + 0 * ops.sum(v)
+        y[index] = v
+        return y
+    return write
+
+
+def _written_constant(index):
+    def write(x):
+        y = x * 1
+        y[index] = 7.0
+        return y
+    return write
+
+
+@cases("SetItem")
+def _writes():
+    out = []
+    for name, (index, shape) in INDICES.items():
+        target = np.zeros(shape)[R.normalize_index(index)].shape
+        out.append(BCase(f"SetItem {name}", _written(index), args_of(rand(*shape), rand(*target)), True))
+        out.append(BCase(f"SetItem {name}, a number", _written_constant(index), args_of(rand(*shape)), True))
+    # a value that broadcasts against x[index] (fewer axes than the target)
+    out.append(BCase("SetItem broadcast row", _written((slice(0, 2),)), args_of(rand(3, 4), rand(4)), True))
+    return out
+
+
 @cases("HookBackward", "CellHookInputs", "CellHookOutputs", "GraphCall")
 def _wrappers():
     hook = HookBackward(lambda grads: None)

@@ -48,6 +48,21 @@ def test_written_entries_take_the_gradient_of_the_value_written():
     np.testing.assert_allclose(g, [18 * a[0] + 4 * a[0] ** 3, 4 * a[1] ** 3, 0.0])
 
 
+@pytest.mark.parametrize("mode", [ms.PYNATIVE_MODE, ms.GRAPH_MODE])
+def test_a_repeated_write_gives_its_gradient_to_the_surviving_value_only(mode):
+    """y[[0, 2, 0]] = v keeps v[2] at y[0] (the last write) and v[1] at y[2]: v[0] is lost, so its
+    gradient is 0 (it was dout[0] before the fix, counted twice with v[2])."""
+    ms.set_context(mode=mode)
+
+    class Net(nn.Cell):
+        def construct(self, x, v):
+            y = x * 1
+            y[Tensor(np.array([0, 2, 0]))] = v
+            return (y * Tensor([1.0, 10.0, 100.0])).sum()
+    gx, gv = ops.GradOperation(get_all=True)(Net())(Tensor([1.0, 2.0, 3.0]), Tensor([5.0, 6.0, 7.0]))
+    assert gx.tolist() == [0.0, 10.0, 0.0] and gv.tolist() == [0.0, 100.0, 1.0]
+
+
 def test_a_write_into_a_differentiated_input_raises():
     def g(a):
         a[0] = 0.0

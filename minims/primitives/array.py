@@ -410,8 +410,13 @@ class SetItem(_ArrayPrimitive):
 
     def bprop(self, x, index, value, out, dout):
         dx = bind(self, dout, index, 0)                   # what was overwritten gets nothing
-        dvalue = sum_to(bind(GetItem(), dout, index), value) if isinstance(value, Tensor) else None
-        return dx, None, dvalue
+        if not isinstance(value, Tensor):
+            return dx, None, None
+        dvalue = bind(GetItem(), dout, index)
+        lost = _overwritten_writes(x.shape, index)
+        if lost is not None:                              # a repeated index: only the last write counts
+            dvalue = ops.mul(dvalue, Tensor(~lost, dvalue.dtype))
+        return dx, None, sum_to(dvalue, value)
 
     def batch(self, args, dims, size):
         (x, index, value), (dx, _, dv) = args, dims
@@ -430,6 +435,21 @@ class SetItem(_ArrayPrimitive):
         out = np.array(x, dtype=object, copy=True)
         out[index] = value
         return out
+
+
+def _overwritten_writes(shape, index):
+    """For ``x[index] = value`` with a repeated integer index, a Bool array shaped like ``x[index]``:
+    True where that write was overwritten by a later one (and so reaches nothing).  ``None`` when no
+    position is written twice.  The same assignment is done with write numbers, so whatever order
+    NumPy writes in, the survivors found here are the ones the forward pass kept."""
+    if not any(isinstance(i, np.ndarray) and i.dtype != np.bool_ for i in index):
+        return None
+    target = np.empty(shape, dtype=np.int8)[index].shape
+    marks = np.full(shape, -1, dtype=np.int64)
+    marks[index] = np.arange(int(np.prod(target)), dtype=np.int64).reshape(target)
+    survived = np.zeros(int(np.prod(target)), dtype=bool)
+    survived[marks[marks >= 0]] = True
+    return None if survived.all() else ~survived.reshape(target)
 
 
 class Fill(_ArrayPrimitive):
