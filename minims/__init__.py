@@ -3,18 +3,18 @@
 ``import minims as mindspore`` runs code from the MindSpore documentation and prints what it prints.
 Where things live:
 
-* ``minims/tensor.py``, ``minims/dtype.py`` — the Tensor and its dtypes;
+* ``minims/common/tensor.py``, ``minims/dtype.py`` — the Tensor (and ``tensor(...)``) and its dtypes;
 * ``minims/interpreters/`` — ``bind`` and the interpreter stack (eval, symbolic);
 * ``minims/autodiff/`` — gradient levels (the tape) and ``GradOperation``/``grad``;
 * ``minims/primitives/`` — the primitive table, each with ``impl`` and ``bprop``;
-* ``minims/ops/`` — MindSpore's ``ops`` namespace; ``minims/common/`` — Parameter;
+* ``minims/ops/`` — MindSpore's ``ops`` namespace; ``minims/common/`` — Tensor, Parameter;
 * ``minims/checkpoint/`` — ``save_checkpoint``/``load_checkpoint`` in MindSpore's ``.ckpt`` format;
 * ``minims/testing/`` — ``check_grads`` and friends.
 """
 from . import dtype
 from .dtype import (bool_, double, float16, float32, float64, float_, half, int8, int16, int32,
                     int64, int_, single, uint8)
-from .tensor import Tensor
+from .common.tensor import Tensor, tensor        # mindspore.tensor is a function, as in 2.x
 from . import ops                                     # installs Tensor operators
 from .common.parameter import Parameter, ParameterTuple
 from . import context

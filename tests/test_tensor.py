@@ -185,3 +185,11 @@ def test_bad_dtype_argument_is_a_type_error():
 def test_tensor_is_hashable_by_identity():
     a, b = Tensor([1.0]), Tensor([1.0])
     assert len({a, b}) == 2
+
+
+def test_the_tensor_function_builds_the_same_tensor_as_the_class():
+    """mindspore.tensor(...) is a function in MindSpore 2.x (the ops.derivative docstring uses it)."""
+    t = ms.tensor([[1, 2], [3, 4]], ms.float32)
+    assert type(t) is Tensor and t.dtype == ms.float32 and t.tolist() == [[1.0, 2.0], [3.0, 4.0]]
+    assert ms.tensor(2).dtype == Tensor(2).dtype
+    assert ms.tensor(shape=(2,), dtype=ms.float32, init="ones").tolist() == [1.0, 1.0]

@@ -17,7 +17,7 @@ import inspect
 from ..common.parameter import Parameter
 from ..interpreters import stack
 from ..primitives.base import MinimsError, Primitive
-from ..tensor import Tensor, _describe
+from ..common.tensor import Tensor, _describe
 from .hooks import call_user_fn
 from .transpose import jvp_from_bprop
 

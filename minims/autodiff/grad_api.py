@@ -13,7 +13,7 @@ from .. import ops
 from ..common import undo
 from ..common.parameter import Parameter
 from ..interpreters.stack import MinimsError, current_value, lend, pop_trace, push_trace, unlend
-from ..tensor import Tensor, _describe
+from ..common.tensor import Tensor, _describe
 from .tape import TapeTrace
 
 __all__ = ["GradOperation", "grad", "value_and_grad", "vjp_call"]

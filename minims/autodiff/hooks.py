@@ -20,7 +20,7 @@ from ..context import GRAPH_MODE, get_context
 from ..graph.staging import is_staging, user_stacklevel
 from ..interpreters.stack import bind
 from ..primitives.base import MinimsError, Primitive
-from ..tensor import Tensor, _describe
+from ..common.tensor import Tensor, _describe
 from .transpose import jvp_from_bprop
 
 __all__ = ["HookBackward", "CellHookInputs", "CellHookOutputs", "HookRecord", "HookError",

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from ..interpreters.stack import MinimsError, Trace, Tracer, dispatch
 from .transpose import jvp_of
-from ..tensor import Tensor
+from ..common.tensor import Tensor
 
 __all__ = ["JVPTrace", "JVPTracer", "TangentError"]
 

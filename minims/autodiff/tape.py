@@ -15,7 +15,7 @@ from .. import ops
 from ..interpreters import nan_check
 from ..interpreters.stack import Trace, Tracer, dispatch, MinimsError
 from ..primitives.base import run_bprop
-from ..tensor import Tensor
+from ..common.tensor import Tensor
 
 __all__ = ["TapeTrace", "TapeTracer", "Node", "GradientError"]
 

@@ -29,7 +29,7 @@ from ..graph.call import GraphCall
 from ..graph.passes import optimize
 from ..graph.staging import rebuild, trace_to_graph
 from ..interpreters.stack import bind, current_value, lend, pop_trace, push_trace, unlend
-from ..tensor import Tensor, _describe
+from ..common.tensor import Tensor, _describe
 from .grad_api import _check_weights, _flatten
 from .jvp import JVPTrace
 from .tape import TapeTrace

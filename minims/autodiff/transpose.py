@@ -20,7 +20,7 @@ from __future__ import annotations
 from .. import ops
 from ..interpreters.stack import dispatch
 from ..primitives.base import has_rule
-from ..tensor import Tensor
+from ..common.tensor import Tensor
 from .grad_api import vjp_call
 
 __all__ = ["jvp_from_bprop", "jvp_of"]

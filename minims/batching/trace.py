@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from .. import ops
 from ..interpreters.stack import MinimsError, Trace, Tracer, bind
-from ..tensor import Tensor
+from ..common.tensor import Tensor
 
 __all__ = ["BatchTrace", "BatchTracer", "BatchedValueError", "move_to_front", "example", "loop",
            "every_example"]

@@ -9,7 +9,7 @@ types (``RuntimeError`` for every misuse) are MindSpore 2.10's.
 from __future__ import annotations
 
 from ..interpreters.stack import MinimsError, pop_trace, push_trace
-from ..tensor import Tensor, _describe
+from ..common.tensor import Tensor, _describe
 from .. import ops
 from .trace import BatchTrace
 

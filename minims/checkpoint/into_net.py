@@ -29,7 +29,7 @@ import numpy as np
 
 from ..common.parameter import Parameter
 from ..nn.cell import Cell
-from ..tensor import _describe
+from ..common.tensor import _describe
 
 __all__ = ["load_param_into_net"]
 

@@ -14,7 +14,7 @@ import os
 import warnings
 
 from ..common.parameter import Parameter
-from ..tensor import _describe
+from ..common.tensor import _describe
 from .fileformat import CheckpointFileError, decode
 
 __all__ = ["load_checkpoint"]

@@ -23,7 +23,7 @@ import numpy as np
 
 from ..common.parameter import Parameter
 from ..nn.cell import Cell
-from ..tensor import Tensor, _describe
+from ..common.tensor import Tensor, _describe
 from .atomic import write_atomically
 from .fileformat import encode
 

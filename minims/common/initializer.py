@@ -26,7 +26,7 @@ import numpy as np
 
 from .. import dtype as mstype
 from ..context import global_rng
-from ..tensor import Tensor, _describe
+from .tensor import Tensor, _describe
 
 __all__ = ["Initializer", "initializer", "Zero", "One", "Constant", "Normal", "TruncatedNormal",
            "Uniform", "XavierUniform", "XavierNormal", "HeUniform", "HeNormal", "Identity"]

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..tensor import Tensor, _describe, _to_array
+from .tensor import Tensor, _describe, _to_array
 from . import undo
 
 __all__ = ["Parameter", "ParameterTuple", "ParameterNameError"]

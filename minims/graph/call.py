@@ -20,7 +20,7 @@ from ..autodiff.grad_api import vjp_call
 from ..common import undo
 from ..interpreters.stack import bind
 from ..primitives.base import Primitive
-from ..tensor import Tensor
+from ..common.tensor import Tensor
 from .executor import Plan
 from .ir import Graph, Var
 from .passes import optimize

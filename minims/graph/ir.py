@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..tensor import Tensor
+from ..common.tensor import Tensor
 
 __all__ = ["Var", "Literal", "Equation", "Graph", "type_text"]
 

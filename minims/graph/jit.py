@@ -18,7 +18,7 @@ import weakref
 import numpy as np
 
 from ..interpreters.stack import active_traces, bind
-from ..tensor import Tensor
+from ..common.tensor import Tensor
 from .call import GraphCall, backward_graph, interpret
 from .passes import optimize
 from .staging import rebuild, trace_to_graph

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..tensor import Tensor
+from ..common.tensor import Tensor
 from .ir import Equation, Graph, Literal, Var
 
 __all__ = ["fold_constants", "eliminate_common_subexpressions", "eliminate_dead_code", "optimize"]

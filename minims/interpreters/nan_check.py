@@ -35,7 +35,7 @@ import weakref
 import numpy as np
 
 from ..common import running_cells
-from ..tensor import Tensor, _describe
+from ..common.tensor import Tensor, _describe
 from . import stack
 
 __all__ = ["NonFiniteError", "checked_evaluate", "switch", "enabled", "check_equation", "set_rule",

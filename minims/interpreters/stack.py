@@ -28,7 +28,7 @@ from contextlib import contextmanager
 
 import numpy as np
 
-from ..tensor import Tensor, _describe
+from ..common.tensor import Tensor, _describe
 
 __all__ = ["bind", "dispatch", "Trace", "Tracer", "push_trace", "pop_trace", "lend", "unlend",
            "parameters_as_themselves", "resolving", "current_value", "active_traces", "snapshot",

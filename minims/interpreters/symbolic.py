@@ -32,7 +32,7 @@ import sympy
 from sympy.logic.boolalg import Boolean
 
 from .. import dtype as mstype
-from ..tensor import Tensor
+from ..common.tensor import Tensor
 from ..primitives.base import has_rule
 from .stack import MinimsError, Trace, Tracer, pop_trace, push_trace
 

@@ -21,7 +21,7 @@ import weakref
 from collections import OrderedDict
 
 from ..common.parameter import Parameter, ParameterTuple
-from ..tensor import _describe
+from ..common.tensor import _describe
 from .cell_call import run_cell
 
 __all__ = ["Cell", "HookHandle"]

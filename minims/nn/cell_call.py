@@ -16,7 +16,7 @@ from ..common import running_cells, undo
 from ..common.parameter import Parameter
 from ..graph.jit import JitFunction
 from ..interpreters.stack import Tracer, bind
-from ..tensor import Tensor, _describe
+from ..common.tensor import Tensor, _describe
 
 
 def _as_tuple(value):

@@ -11,7 +11,7 @@ from ..batching.trace import every_example
 from ..graph.staging import is_staging
 from .. import ops
 from ..primitives import nn as _nn
-from ..tensor import Tensor, _describe
+from ..common.tensor import Tensor, _describe
 from .cell import Cell
 
 __all__ = ["LossBase", "SoftmaxCrossEntropyWithLogits", "MSELoss", "L1Loss"]

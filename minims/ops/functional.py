@@ -21,7 +21,7 @@ from ..primitives import math as _math
 from ..primitives import reduce as _red
 from ..primitives import state as _state
 from ..interpreters.stack import MinimsError, Tracer
-from ..tensor import Tensor, _describe
+from ..common.tensor import Tensor, _describe
 
 class InPlaceWriteError(MinimsError, RuntimeError):
     """``t[i] = v`` that cannot be recorded: into a differentiated input, or a traced value into a

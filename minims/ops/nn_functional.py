@@ -13,7 +13,7 @@ import numpy as np
 from .. import dtype as mstype
 from ..batching.trace import every_example
 from ..primitives import nn as _nn
-from ..tensor import Tensor, _describe
+from ..common.tensor import Tensor, _describe
 from .. import ops
 from ..graph.staging import is_staging
 

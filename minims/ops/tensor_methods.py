@@ -9,7 +9,7 @@ import numpy as np
 
 from .. import dtype as mstype
 from ..interpreters.stack import Tracer
-from ..tensor import Tensor
+from ..common.tensor import Tensor
 from .. import ops
 
 

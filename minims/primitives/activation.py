@@ -11,7 +11,7 @@ import numpy as np
 import sympy
 
 from .. import ops
-from ..tensor import _describe
+from ..common.tensor import _describe
 from ..interpreters.stack import bind
 from . import batch_rules
 from .base import Primitive

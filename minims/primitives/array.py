@@ -12,7 +12,7 @@ import sympy
 
 from .. import ops
 from .. import dtype as mstype
-from ..tensor import Tensor, _describe
+from ..common.tensor import Tensor, _describe
 from ..batching.trace import BatchedValueError
 from ..interpreters.stack import Tracer, bind
 from .base import Primitive

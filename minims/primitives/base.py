@@ -27,7 +27,7 @@ import threading
 
 from .. import ops
 from ..interpreters.stack import bind, describe_args, MinimsError
-from ..tensor import _describe
+from ..common.tensor import _describe
 
 __all__ = ["Primitive", "PrimitiveWithInfer", "NoGradientRule", "NoJvpRule", "MinimsError", "wants_grad",
            "needed_mask", "run_bprop", "has_rule"]

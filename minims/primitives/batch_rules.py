@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from .. import ops
 from ..interpreters.stack import bind
-from ..tensor import Tensor
+from ..common.tensor import Tensor
 from ..batching.trace import loop, move_to_front
 
 __all__ = ["elementwise", "unary", "front", "batch_axis_shifted", "merged_into_first_axis", "loop"]

@@ -11,7 +11,7 @@ import sympy
 
 from .. import ops
 from ..interpreters.stack import bind
-from ..tensor import Tensor
+from ..common.tensor import Tensor
 from .base import Primitive
 from .math import _Binary
 from . import batch_rules, tangents as T

@@ -9,7 +9,7 @@ import numpy as np
 
 from ..graph.staging import current_trace
 from ..interpreters.stack import bind
-from ..tensor import Tensor
+from ..common.tensor import Tensor
 from .base import Primitive
 
 

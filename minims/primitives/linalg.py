@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..tensor import Tensor
+from ..common.tensor import Tensor
 from ..interpreters.stack import bind
 from .base import Primitive, wants_grad
 from . import batch_rules, tangents as T

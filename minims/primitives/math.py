@@ -11,7 +11,7 @@ import sympy
 from .. import dtype as mstype
 from .. import ops
 from ..interpreters.stack import bind, describe_args
-from ..tensor import Tensor
+from ..common.tensor import Tensor
 from .base import Primitive, wants_grad
 from . import batch_rules, tangents as T
 from .operands import as_operand, binary_operands, sum_to

@@ -14,7 +14,7 @@ import numpy as np
 
 from .. import ops
 from .. import dtype as mstype
-from ..tensor import Tensor, _describe
+from ..common.tensor import Tensor, _describe
 
 _SCALARS = (bool, int, float, np.bool_, np.integer, np.floating)
 

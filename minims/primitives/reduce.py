@@ -10,7 +10,7 @@ import sympy
 
 from .. import ops
 from ..interpreters.stack import bind
-from ..tensor import _describe
+from ..common.tensor import _describe
 from .base import Primitive
 from . import batch_rules, tangents as T
 from .operands import as_operand, normalize_axis

@@ -12,7 +12,7 @@ from ..common import undo
 from ..common.parameter import Parameter
 from ..graph.staging import current_trace
 from ..interpreters.stack import dispatch
-from ..tensor import Tensor, _describe
+from ..common.tensor import Tensor, _describe
 from .base import Primitive
 
 

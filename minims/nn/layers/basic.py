@@ -14,7 +14,7 @@ from ...common.parameter import Parameter
 from ... import ops
 from ...primitives.base import Primitive
 from ...primitives.linalg import MatMul as _MatMulPrim
-from ...tensor import Tensor, _describe
+from ...common.tensor import Tensor, _describe
 from ..cell import Cell
 from .activation import get_activation
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections import OrderedDict
 
 from ... import ops
-from ...tensor import _describe
+from ...common.tensor import _describe
 from ..cell import Cell
 
 __all__ = ["SequentialCell", "CellList"]

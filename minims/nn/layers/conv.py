@@ -15,7 +15,7 @@ from ...common.initializer import HeUniform, Uniform, _calculate_fan_in_and_fan_
 from ...common.parameter import Parameter
 from ... import ops
 from ...primitives import nn as _nn
-from ...tensor import Tensor, _describe
+from ...common.tensor import Tensor, _describe
 from ..cell import Cell
 from .basic import _check_bool, _positive_int
 

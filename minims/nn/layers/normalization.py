@@ -20,7 +20,7 @@ from ... import dtype as mstype
 from ...common.initializer import initializer
 from ...common.parameter import Parameter
 from ... import ops
-from ...tensor import Tensor, _describe
+from ...common.tensor import Tensor, _describe
 from ..cell import Cell
 from .basic import _check_bool, _positive_int
 

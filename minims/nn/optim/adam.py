@@ -14,7 +14,7 @@ import numpy as np
 
 from ...common.parameter import Parameter
 from ... import ops
-from ...tensor import Tensor
+from ...common.tensor import Tensor
 from .optimizer import Optimizer, _check_float
 
 __all__ = ["Adam"]

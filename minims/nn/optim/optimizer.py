@@ -26,7 +26,7 @@ import numpy as np
 from ... import dtype as mstype
 from ...common.parameter import Parameter, ParameterTuple
 from ... import ops
-from ...tensor import Tensor, _describe
+from ...common.tensor import Tensor, _describe
 from ..cell import Cell
 
 __all__ = ["Optimizer", "DuplicateParameterError"]

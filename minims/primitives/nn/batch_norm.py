@@ -6,7 +6,7 @@ import numpy as np
 from ... import ops
 from ... import fast as _fast          # the fast-path switch: _fast.enabled
 from ...interpreters.stack import bind
-from ...tensor import _describe
+from ...common.tensor import _describe
 from .. import tangents as T
 from ..base import Primitive
 from ..batch_rules import loop, merged_into_first_axis

@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 from ... import fast as _fast          # the fast-path switch: _fast.enabled
 from ...interpreters.stack import bind
-from ...tensor import Tensor
+from ...common.tensor import Tensor
 from ... import ops
 from .. import tangents as T
 from ..batch_rules import front, loop, merged_into_first_axis

@@ -8,7 +8,7 @@ from ...graph.staging import is_staging
 import numpy as np
 from ... import fast as _fast          # the fast-path switch: _fast.enabled
 from ...interpreters.stack import bind
-from ...tensor import Tensor, _describe
+from ...common.tensor import Tensor, _describe
 from ..base import Primitive
 from ...batching.trace import every_example
 from ..batch_rules import front, merged_into_first_axis

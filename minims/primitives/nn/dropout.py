@@ -6,7 +6,7 @@ import numpy as np
 from ... import ops
 from ... import context
 from ...interpreters.stack import bind
-from ...tensor import _describe
+from ...common.tensor import _describe
 from ..base import Primitive
 from ..batch_rules import merged_into_first_axis
 from ._geometry import _is_int, _require_tensor

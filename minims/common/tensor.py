@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import dtype as mstype
-from .common import undo
+from .. import dtype as mstype
+from . import undo
 from .tensor_repr import tensor_repr, tensor_str
 
 __all__ = ["Tensor", "RaggedListError"]
@@ -133,7 +133,7 @@ class Tensor:
                     f"got input_data=None, shape={shape!r}, init={init!r}."
                 )
             # lazy: a cycle (minims.common.initializer builds its results as Tensors from this module)
-            from .common.initializer import initializer
+            from .initializer import initializer
             self._data = initializer(init, shape, dtype or mstype.float32)._data
             return
         if shape is not None and not isinstance(input_data, Tensor):
@@ -276,7 +276,7 @@ class Tensor:
         compiled graph it is an equation.  A plain Tensor gets a new array (copy on write: arrays
         may be shared with a tape); a traced one becomes the traced result.
         """
-        from .ops import functional           # lazy: a cycle (the ops import this module)
+        from ..ops import functional           # lazy: a cycle (the ops import this module)
         functional.setitem(self, index, value)
 
     def _become(self, other: "Tensor") -> None:
@@ -295,3 +295,9 @@ class Tensor:
         self._data = arr.copy() if arr is getattr(value, "_data", None) else arr
         return self
 
+
+
+def tensor(input_data=None, dtype=None, shape=None, init=None, const_arg=False):
+    """``mindspore.tensor(...)``: the function spelling of ``Tensor(...)`` (MindSpore 2.x), with the
+    same arguments and the same result (``mindspore.tensor([[1, 2]], mindspore.float32)``)."""
+    return Tensor(input_data, dtype, shape=shape, init=init, const_arg=const_arg)
