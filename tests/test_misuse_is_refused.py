@@ -304,3 +304,49 @@ def test_a_parameter_tuple_may_hold_one_parameter_twice_but_not_two_with_one_nam
     assert len(ParameterTuple([w, w])) == 2
     with pytest.raises(ValueError, match="two different Parameters are named 'w'"):
         ParameterTuple([w, Parameter(Tensor([2.0]), name="w")])
+
+
+# ----- gradients with respect to integer Tensors ---------------------------------------------------------
+A_INT = Tensor(np.array([1, 2], np.int32))
+
+
+@pytest.mark.parametrize("mode", [ms.PYNATIVE_MODE, ms.GRAPH_MODE])
+def test_a_whole_number_gradient_of_an_integer_input_is_kept(mode):
+    """MindSpore 2.10: grad(sum(a * a)) for Int32 a = [1, 2] is the Int32 [2, 4]."""
+    ms.set_context(mode=mode)
+
+    class Square(nn.Cell):
+        def construct(self, a):
+            return (a * a).sum()
+    g = ops.grad(Square())(A_INT)
+    assert g.dtype == ms.int32 and g.tolist() == [2, 4]
+
+
+@pytest.mark.parametrize("fn", [lambda a: (a * 1.5).sum(), lambda a: ops.sin(a).sum()], ids=["a*1.5", "sin"])
+@pytest.mark.parametrize("compiled", [False, True])
+def test_a_fractional_gradient_of_an_integer_input_is_refused(fn, compiled):
+    """MindSpore 2.10 truncates: grad(sum(a * 1.5)) = [1, 1] instead of [1.5, 1.5]."""
+    f = ms.jit(fn) if compiled else fn
+    with pytest.raises(RuntimeError, match=r"integer Tensor \(Int32\), but it is not a whole number"):
+        ops.grad(f)(A_INT)
+
+
+def test_a_fractional_tangent_of_an_integer_output_is_refused():
+    """2 ** a for Int32 a is an Int32; its tangent 2^a log(2) t is not."""
+    with pytest.raises(RuntimeError, match=r"not a whole number: \[1.386"):
+        ops.jvp(lambda a: 2 ** a, A_INT, A_INT)
+    out, tangent = ops.jvp(lambda a: a * 1.5, A_INT, A_INT)      # a Float32 output carries 1.5 t
+    assert tangent.tolist() == [1.5, 3.0]
+
+
+@pytest.mark.parametrize("compiled", [False, True])
+def test_an_integer_input_that_is_not_differentiated_costs_no_error(compiled):
+    """Labels used as floats: only the float input is differentiated, so no gradient is ever cast
+    into the Int32 labels (inside a compiled function as well)."""
+    def loss(x, labels):
+        return ((x - ops.cast(labels, ms.float32)) ** 2).sum()
+    f = ms.jit(loss) if compiled else loss
+    g = ops.grad(f)(Tensor([0.5, 1.0]), A_INT)
+    assert g.tolist() == [-1.0, -2.0]
+    g2 = ops.grad(ops.grad(f))(Tensor([0.5, 1.0]), A_INT)
+    assert g2.tolist() == [2.0, 2.0]

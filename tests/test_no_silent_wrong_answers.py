@@ -173,3 +173,20 @@ def test_numpy_functions_refuse_traced_values_and_name_the_op():
         ms.grad(lambda a: np.sin(a).sum())(Tensor([1.0]))
     np.testing.assert_allclose(np.sin(Tensor([1.0, 2.0])), np.sin([1.0, 2.0]), rtol=1e-6)   # a value: NumPy's
     assert isinstance(np.ones(2) + Tensor([1.0, 2.0]), Tensor)
+
+
+def test_pow_derivatives_where_the_formula_gives_nan():
+    """d/dx x^0 = 0 and d/dy 0^y = 0 (y > 0), by mathematics.  The textbook formulas y x^(y-1) and
+    x^y log x give 0 * inf = NaN at 0; MindSpore 2.10 returns NaN for the first and 0 for the second,
+    PyTorch 0 for both.  The fix must not mask the mixed second derivative at x = 1, y = 0, which
+    SymPy gives as d/dy (y x^(y-1)) = x^(y-1) (1 + y log x) = 1."""
+    import sympy
+    assert ms.grad(lambda x: (x ** 0).sum())(Tensor([0.0, 1.0])).tolist() == [0.0, 0.0]
+    assert ms.jvp(lambda x: x ** 0, Tensor([0.0]), Tensor([1.0]))[1].tolist() == [0.0]
+    assert ms.grad(lambda y: (0.0 ** y).sum())(Tensor([2.0, 1.0])).tolist() == [0.0, 0.0]
+    assert ms.grad(lambda y: ops.pow(Tensor([0.0]), y).sum())(Tensor([2.0])).tolist() == [0.0]
+    xs, ys = sympy.symbols("x y")
+    mixed = float(sympy.diff(xs ** ys, xs, ys).subs({xs: 1, ys: 0}))
+    dx = lambda x, y: ms.grad(lambda a, b: ops.pow(a, b).sum(), 0)(x, y)
+    got = ms.grad(lambda x, y: dx(x, y).sum(), 1)(Tensor([1.0]), Tensor([0.0]))
+    assert got.tolist() == [mixed] == [1.0]

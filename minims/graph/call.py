@@ -19,7 +19,7 @@ import numpy as np
 from ..autodiff.grad_api import vjp_call
 from ..common import undo
 from ..interpreters.stack import bind
-from ..primitives.base import Primitive
+from ..primitives.base import Primitive, wants_grad
 from ..common.tensor import Tensor
 from .executor import Plan
 from .ir import Graph, Var
@@ -63,10 +63,12 @@ def interpret(graph: Graph, args, effects: bool = True):
 class GraphCall(Primitive):
     """One compiled graph as a primitive (see the module docstring)."""
 
+    skips_unneeded_grads = True      # bprop differentiates only the inputs that need a gradient
+
     def __init__(self, graph: Graph):
         self.graph = graph
         self._plan = None
-        self._backward = None
+        self._backward = {}         # the inputs whose gradients are needed -> their backward graph
 
     @property
     def name(self) -> str:
@@ -97,19 +99,30 @@ class GraphCall(Primitive):
         n = len(self.graph.inputs)
         ins, dout = args[:n], args[-1]
         douts = dout if isinstance(dout, tuple) else (dout,)
-        if self._backward is None:
-            self._backward = GraphCall(backward_graph(self.graph))
-        grads = bind(self._backward, *ins, *douts)
-        return grads if isinstance(grads, tuple) else (grads,)
+        # only the gradients asked for: the others are never computed (nor, for an integer input,
+        # cast back into its dtype), and each choice of inputs has its own backward graph
+        wanted = tuple(i for i in range(n) if wants_grad(i))
+        if not wanted:
+            return (None,) * n
+        if wanted not in self._backward:
+            self._backward[wanted] = GraphCall(backward_graph(self.graph, wanted))
+        grads = bind(self._backward[wanted], *ins, *douts)
+        grads = grads if isinstance(grads, tuple) else (grads,)
+        out = [None] * n
+        for i, g in zip(wanted, grads):
+            out[i] = g
+        return tuple(out)
 
 
-def backward_graph(graph: Graph) -> Graph:
-    """The graph of ``(inputs, output cotangents) -> input gradients``, optimised."""
+def backward_graph(graph: Graph, positions: tuple | None = None) -> Graph:
+    """The graph of ``(inputs, output cotangents) -> the gradients of the inputs at ``positions``
+    (all by default)``, optimised."""
     n = len(graph.inputs)
+    positions = tuple(range(n)) if positions is None else positions
 
     def grad_of_graph(*flat):
         ins, douts = flat[:n], flat[n:]
-        _, grads, _ = vjp_call(lambda *a: interpret(graph, a, effects=False), ins, tuple(range(n)), (),
+        _, grads, _ = vjp_call(lambda *a: interpret(graph, a, effects=False), ins, positions, (),
                                sens=list(douts), where=f"grad of graph '{graph.name}'")
         return tuple(grads)
 

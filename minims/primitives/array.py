@@ -14,10 +14,10 @@ from .. import ops
 from .. import dtype as mstype
 from ..common.tensor import Tensor, _describe
 from ..batching.trace import BatchedValueError
-from ..interpreters.stack import Tracer, bind
+from ..interpreters.stack import MinimsError, Tracer, bind
 from .base import Primitive
 from . import batch_rules, tangents as T
-from .operands import as_operand, normalize_axis, sum_to
+from .operands import as_operand, cast_gradient, normalize_axis, sum_to
 
 
 class _ArrayPrimitive(Primitive):
@@ -495,8 +495,23 @@ class ZerosLike(_ArrayPrimitive):
         return np.full(x.shape, sympy.Integer(0), dtype=object)
 
 
+class InexactIntegerGradient(MinimsError, RuntimeError):
+    """A gradient or tangent that is not a whole number would be rounded into an integer dtype."""
+
+
 class Cast(_ArrayPrimitive):
-    """``ops.Cast()(x, dtype)``; the gradient is cast back to the input's dtype."""
+    """``ops.Cast()(x, dtype)``; the gradient is cast back to the input's dtype.
+
+    ``Cast(exact=True)`` is the cast the rules use to bring a float gradient (or tangent) back to an
+    integer input's dtype: it refuses to round.  MindSpore 2.10 truncates there, so the gradient of
+    ``sum(a * 1.5)`` for an Int32 ``a`` is 1 instead of 1.5; an integral gradient (``sum(a * a)``:
+    2a) passes unchanged.
+    """
+
+    def __init__(self, *, exact=False):
+        super().__init__()
+        if exact:
+            self.exact = True          # an attribute only when set: a plain Cast prints as before
 
     def __call__(self, x, dtype):
         x = as_operand(self.name, x, "x")
@@ -505,13 +520,22 @@ class Cast(_ArrayPrimitive):
         return bind(self, x, mstype.require_dtype(dtype, "Cast"))
 
     def impl(self, x, dt):
-        return x.astype(dt.np_dtype, copy=False)
+        out = x.astype(dt.np_dtype, copy=False)
+        if getattr(self, "exact", False) and x.dtype.kind == "f" and not np.array_equal(out, x):
+            bad = x[out != x]
+            raise InexactIntegerGradient(
+                f"A gradient (or tangent) flows into an integer Tensor ({dt}), but it is not a whole "
+                f"number: {bad[:4].tolist()}{' ...' if bad.size > 4 else ''}; an {dt} cannot hold it "
+                "(MindSpore 2.10 silently truncates it). Fix: differentiate with respect to float "
+                "Tensors only: pass x.astype(mindspore.float32), or leave the integer input out of "
+                "grad_position.")
+        return out
 
     def batch(self, args, dims, size):
         return batch_rules.unary(self, args, dims, size)
 
     def bprop(self, x, dt, out, dout):
-        return ops.cast(dout, x.dtype), None
+        return cast_gradient(dout, x.dtype), None
 
     def jvp(self, primals, tangents):
         (x, dt), (t, _) = primals, tangents

@@ -159,12 +159,34 @@ RealDiv = Div
 
 
 def _pow_dx(x, y):
-    """d x^y / dx = y x^(y-1).  For an integer base the exponent is kept >= 0: NumPy refuses negative
-    integer powers, and the only valid case it changes, y = 0, is multiplied by y = 0 anyway."""
+    """d x^y / dx = y x^(y-1), and exactly 0 where y = 0 (x^0 = 1 is constant; the formula would
+    give 0 * inf = NaN at x = 0, as MindSpore 2.10 does; PyTorch gives 0).  For an integer base the
+    exponent is kept >= 0: NumPy refuses negative integer powers, and the only valid case it
+    changes, y = 0, is 0 anyway."""
     e = y - 1
     if isinstance(x, Tensor) and not x.dtype.is_float:
         e = ops.maximum(e, 0) if isinstance(e, Tensor) else max(e, 0)
-    return ops.mul(y, ops.pow(x, e))
+    d = ops.mul(y, ops.pow(x, e))
+    if not isinstance(y, Tensor):                  # a number exponent: x^0 is constant everywhere
+        return ops.zeros_like(d) if y == 0 else d
+    # only where the formula breaks (x = 0, y = 0): elsewhere its y-derivative, x^(y-1)(1 + y log x),
+    # is needed by higher orders and must not be masked
+    if not isinstance(x, Tensor):
+        return _zero_where(ops.equal(y, 0), d) if x == 0 else d
+    return _zero_where(ops.logical_and(ops.equal(y, 0), ops.equal(x, 0)), d)
+
+
+def _pow_dy(x, y, out):
+    """d x^y / dy = x^y log x, and exactly 0 where x = 0 and y >= 0 (0^y is constant there; the
+    formula gives 0 * -inf = NaN; MindSpore 2.10 and PyTorch give 0)."""
+    d = ops.mul(out, ops.log(x))
+    if not isinstance(x, Tensor):                  # a number base: only 0 ** y needs the rule
+        return d if x != 0 else _zero_where(ops.ge(y, 0), d)
+    return _zero_where(ops.logical_and(ops.equal(x, 0), ops.ge(y, 0)), d)
+
+
+def _zero_where(condition, value):
+    return ops.select(ops.broadcast_to(condition, value.shape), ops.zeros_like(value), value)
 
 
 class Pow(_Binary):
@@ -176,14 +198,14 @@ class Pow(_Binary):
         if wants_grad(0):
             dx = sum_to(ops.mul(dout, _pow_dx(x, y)), x)
         if wants_grad(1):
-            dy = sum_to(ops.mul(dout, ops.mul(out, ops.log(x))), y)
+            dy = sum_to(ops.mul(dout, _pow_dy(x, y, out)), y)
         return dx, dy
 
     def jvp(self, primals, tangents):
         (x, y), (tx, ty) = primals, tangents
         out = bind(self, x, y)
         dx = T.mul(tx, _pow_dx(x, y)) if tx is not None else None
-        dy = T.mul(ty, ops.mul(out, ops.log(x))) if ty is not None else None
+        dy = T.mul(ty, _pow_dy(x, y, out)) if ty is not None else None
         return out, T.fit(T.add(dx, dy), out)
 
     def sympy(self, x, y):

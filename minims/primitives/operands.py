@@ -131,8 +131,17 @@ def sum_to(g, like):
         if g.shape != shape:
             g = ops.reshape(g, shape)
     if g._data.dtype is not like._data.dtype and g.dtype is not like.dtype:
-        g = ops.cast(g, like.dtype)
+        g = cast_gradient(g, like.dtype)
     return g
+
+
+def cast_gradient(g, dtype):
+    """A gradient or tangent cast to ``dtype`` (its input's or output's): into an integer dtype only
+    if it holds whole numbers (``Cast(exact=True)``), never silently rounded."""
+    if g.dtype.is_float and dtype.kind == "int":
+        from .array import Cast                     # lazy: array.py imports this module
+        return Cast(exact=True)(g, dtype)
+    return ops.cast(g, dtype)
 
 
 def normalize_axis(op_name: str, axis, ndim: int) -> tuple:

@@ -9,6 +9,7 @@ broadcasts has a smaller tangent than the output it feeds).
 from __future__ import annotations
 
 from .. import ops
+from .operands import cast_gradient
 
 __all__ = ["add", "sub", "mul", "div", "neg", "fit", "or_zeros"]
 
@@ -47,7 +48,7 @@ def fit(t, out):
     if t.shape != out.shape:
         t = ops.broadcast_to(t, out.shape)
     if t.dtype is not out.dtype:
-        t = ops.cast(t, out.dtype)
+        t = cast_gradient(t, out.dtype)
     return t
 
 
