@@ -350,3 +350,72 @@ def test_an_integer_input_that_is_not_differentiated_costs_no_error(compiled):
     assert g.tolist() == [-1.0, -2.0]
     g2 = ops.grad(ops.grad(f))(Tensor([0.5, 1.0]), A_INT)
     assert g2.tolist() == [2.0, 2.0]
+
+
+# ----- ops.GetNext ------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("mode", [ms.PYNATIVE_MODE, ms.GRAPH_MODE])
+def test_get_next_is_built_but_refuses_to_run_naming_the_queue(mode):
+    """The debugging page's example: GetNext constructs; calling it raises RuntimeError (MindSpore
+    2.10 on the CPU: "Unsupported op [GetNext] on CPU")."""
+    ms.set_context(mode=mode)
+
+    class Net(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.get_next = ops.GetNext([ms.float32], [(1, 1)], 1, "test")
+
+        def construct(self, x1):
+            return self.get_next() + x1
+    net = Net()
+    assert net.get_next.types == [ms.float32] and net.get_next.shapes == [(1, 1)]
+    with pytest.raises(RuntimeError, match="GetNext: there is no dataset pipeline .* queue 'test'.*Fix:"):
+        net(Tensor(np.ones((1, 1), np.float32)))
+
+
+def test_get_next_checks_its_arguments():
+    with pytest.raises(TypeError, match="types must be a list of mindspore dtypes"):
+        ops.GetNext(["float32"], [(1, 1)], 1, "q")
+    with pytest.raises(ValueError, match="one shape per type"):
+        ops.GetNext([ms.float32], [(1, 1), (2,)], 1, "q")
+
+
+# ----- shape mismatches: RuntimeError as in MindSpore's ops, ValueError as in its layers ----------------------
+@pytest.mark.parametrize("call", [
+    lambda: ops.matmul(Tensor(np.ones((2, 3), np.float32)), Tensor(np.ones((2, 3), np.float32))),
+    lambda: ops.MatMul()(Tensor(np.ones((2, 3), np.float32)), Tensor(np.ones((2, 3), np.float32))),
+    lambda: nn.Dense(4, 2)(Tensor(np.ones((1, 3), np.float32))),
+    lambda: ops.conv2d(Tensor(np.ones((1, 3, 8, 8), np.float32)), Tensor(np.ones((6, 1, 3, 3), np.float32))),
+    lambda: nn.Conv2d(1, 6, 5)(Tensor(np.ones((1, 3, 32, 32), np.float32))),
+], ids=["ops.matmul", "ops.MatMul", "nn.Dense", "ops.conv2d", "nn.Conv2d"])
+def test_a_shape_mismatch_is_caught_as_runtime_error_and_as_value_error(call):
+    """MindSpore 2.10 (oracle): ops.matmul and Conv2D raise RuntimeError, ops.MatMul and nn.Dense
+    ValueError; one exception type satisfies every `except` a learner may have written."""
+    for kind in (RuntimeError, ValueError):
+        with pytest.raises(kind, match="Fix"):
+            call()
+
+
+@pytest.mark.parametrize("shape", [(-1, -1), (-2, 3), (2, -3)])
+def test_reshape_refuses_negative_entries_other_than_a_single_minus_one(shape):
+    # MindSpore 2.10: ValueError "only one dimension can be inferred" / for -2
+    with pytest.raises(ValueError, match=r"Reshape: invalid shape .*one -1"):
+        ops.reshape(Tensor(np.ones((2, 3), np.float32)), shape)
+
+
+@pytest.mark.parametrize("mode", [ms.PYNATIVE_MODE, ms.GRAPH_MODE])
+@pytest.mark.parametrize("first, second, expected", [
+    (np.float32, np.int64, ms.float32), (np.int32, np.int64, ms.int64), (np.float16, np.int64, ms.float16),
+])
+def test_concat_promotes_mixed_dtypes_as_mindspore_does(mode, first, second, expected):
+    """Oracle (MindSpore 2.10, jit): f32+i64 -> Float32, i32+i64 -> Int64, f16+i64 -> Float16; the
+    values are exact (the inputs are small whole numbers)."""
+    ms.set_context(mode=mode)
+    out = ms.jit(lambda a, b: ops.concat((a, b)))(Tensor(np.array([1, 2], first)), Tensor(np.array([3], second)))
+    assert out.dtype == expected and out.asnumpy().tolist() == [1, 2, 3]
+
+
+def test_concat_gradient_flows_back_to_each_input_in_its_own_dtype():
+    a, b = Tensor(np.array([1.0, 2.0], np.float16)), Tensor(np.array([3.0], np.float32))
+    ga, gb = ms.grad(lambda a, b: (ops.concat((a, b)) * Tensor([1.0, 2.0, 3.0])).sum(), grad_position=(0, 1))(a, b)
+    assert (ga.dtype, gb.dtype) == (ms.float16, ms.float32)
+    assert ga.asnumpy().tolist() == [1.0, 2.0] and gb.asnumpy().tolist() == [3.0]

@@ -46,3 +46,18 @@ def test_parameter_tuple_clone_prefixes_names_as_the_page_prints():
                          "Parameter (name=params_copy.z, shape=(), dtype=Float32, requires_grad=True))")
     copy[0][0, 0] = 100
     assert x.asnumpy()[0, 0] == 0
+
+
+@pytest.mark.parametrize("init, expected", [("same", ([1.0, 2.0], [[3.0, 4.0]])),
+                                            ("zeros", ([0.0, 0.0], [[0.0, 0.0]])),
+                                            ("ones", ([1.0, 1.0], [[1.0, 1.0]]))])
+def test_parameter_tuple_clone_initialises_as_mindspore(init, expected):
+    """MindSpore 2.10: clone('m', init='zeros') gives zeros named m.w1, m.w2; the originals stay."""
+    w1 = Parameter(Tensor([1.0, 2.0]), name="w1")
+    w2 = Parameter(Tensor([[3.0, 4.0]]), name="w2")
+    clones = ParameterTuple([w1, w2]).clone("m", init=init)
+    assert [c.name for c in clones] == ["m.w1", "m.w2"]
+    assert [c.tolist() for c in clones] == list(expected)
+    assert all(c.dtype == ms.float32 for c in clones)
+    assert (w1.tolist(), w2.tolist()) == ([1.0, 2.0], [[3.0, 4.0]])
+    assert w1.clone(init="zeros").tolist() == [0.0, 0.0] and w1.clone(init="zeros").name == "w1"

@@ -73,8 +73,14 @@ class Parameter(Tensor):
         return self
 
     def clone(self, init="same"):
-        p = Parameter(Tensor._make(self._data.copy()), name=self.name, requires_grad=self.requires_grad)
-        return p
+        """A new Parameter of the same name, shape and dtype: a copy of the values (``init="same"``)
+        or filled by ``init`` (a name such as ``"zeros"``, an Initializer, a number), as MindSpore."""
+        if isinstance(init, str) and init == "same":
+            data = self._data.copy()
+        else:
+            from .initializer import initializer       # lazy: initializer imports this module's Tensor
+            data = initializer(init, self.shape, self.dtype)._data
+        return Parameter(Tensor._make(data), name=self.name, requires_grad=self.requires_grad)
 
     def __copy__(self):
         return self.clone()
@@ -105,7 +111,7 @@ class ParameterTuple(tuple):
         return super().__new__(cls, items)
 
     def clone(self, prefix, init="same"):
-        """Copies named ``prefix.name``."""
+        """Clones named ``prefix.name`` (``init`` as for :meth:`Parameter.clone`)."""
         if not isinstance(prefix, str) or not prefix:
             raise ValueError(f"ParameterTuple.clone: prefix must be a non-empty string, got {prefix!r}.")
         out = []

@@ -98,8 +98,10 @@ def _value_separator(array, dtype_name):
     # Deliberate difference from MindSpore 2.10, decided by the project
     # because the documentation pages show it this way: an integer scalar
     # prints as `value=2`, while MindSpore 2.10 prints `value= 2`.  Float
-    # and Bool scalars keep the space (`value= 3`, `value= True`).
-    if array.ndim == 0 and dtype_name in _INT_DTYPES:
+    # and Bool scalars keep the space (`value= 3`, `value= True`).  The pages
+    # show no negative integer scalar, so MindSpore 2.10 decides those:
+    # `value= -1`, with the space.
+    if array.ndim == 0 and dtype_name in _INT_DTYPES and array[()] >= 0:
         return ""
     return " "
 

@@ -23,6 +23,7 @@ from ..primitives.math import (Abs, Add, Cos, Div, Exp, Floor, FloorDiv, FloorMo
 from ..primitives.reduce import Argmax, Argmin, ReduceMax, ReduceMean, ReduceMin, ReduceSum
 from ..primitives.state import Assign
 from ..primitives.debug import Print
+from ..primitives.dataset import GetNext
 from . import functional
 from .functional import *  # noqa: F401,F403 - the functional API is the namespace
 # tensor_methods (and nn_functional below) call ``ops.add`` & co.: imported once these names exist

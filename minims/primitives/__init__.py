@@ -14,7 +14,7 @@ Where the rows live:
 * ``operands.py`` — operand checks, dtype promotion, ``sum_to`` (un-broadcasting gradients);
 * ``math.py`` (arithmetic, transcendental), ``activation.py``, ``compare.py``, ``reduce.py``,
   ``linalg.py`` (MatMul), ``array.py`` (shapes, indexing, casts), ``state.py`` (Assign),
-  ``debug.py`` (Print);
+  ``debug.py`` (Print), ``dataset.py`` (GetNext, which always refuses: there is no device queue);
 * ``nn/`` — convolution, pooling, batch norm, dropout and the softmax losses;
 * elsewhere, primitives made per call: hooks (``minims.autodiff.hooks``), a Cell's custom bprop
   (``minims.autodiff.custom_bprop``) and a compiled graph (``minims.graph.call``).

@@ -51,7 +51,14 @@ class Reshape(_ArrayPrimitive):
     """``ops.Reshape()(x, shape)``; one entry of ``shape`` may be -1."""
 
     def __call__(self, x, shape):
-        return bind(self, x, _shape_tuple(self.name, shape))
+        shape = _shape_tuple(self.name, shape)
+        if any(d < -1 for d in shape) or sum(d == -1 for d in shape) > 1:
+            # ValueError, as MindSpore ("invalid proposed_shape dimension", "only one dimension can
+            # be inferred"); NumPy would read any negative entry as -1
+            raise ValueError(f"{self.name}: invalid shape {list(shape)}: every entry must be a size >= 0, "
+                             "except one -1 for a dimension to infer. Fix: e.g. (-1,) to flatten, "
+                             "(2, -1) for two rows.")
+        return bind(self, x, shape)
 
     def impl(self, x, shape):
         return x.reshape(shape)
@@ -204,6 +211,13 @@ class Concat(_ArrayPrimitive):
         if not isinstance(tensors, (tuple, list)) or not tensors:
             raise TypeError(f"Concat: expected a non-empty tuple or list of Tensors, got {_describe(tensors)}. "
                             "Fix: put the tensors in one tuple: ops.concat((x, y), axis=0).")
+        tensors = [as_operand(self.name, t, f"tensors[{i}]") for i, t in enumerate(tensors)]
+        dtypes = [t.dtype for t in tensors if isinstance(t, Tensor)]
+        if len(set(dtypes)) > 1:     # promoted as in an arithmetic op (MindSpore's jit: f32 + i64 -> f32)
+            common = dtypes[0]
+            for dt in dtypes[1:]:
+                common = mstype.result_type(common, dt)
+            tensors = [ops.cast(t, common) if isinstance(t, Tensor) else t for t in tensors]
         return bind(self, *tensors)
 
     def impl(self, *xs):

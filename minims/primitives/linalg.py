@@ -12,7 +12,7 @@ from ..common.tensor import Tensor
 from ..interpreters.stack import bind
 from .base import Primitive, wants_grad
 from . import batch_rules, tangents as T
-from .operands import sum_to
+from .operands import ShapeMismatchError, sum_to
 
 
 class MatMul(Primitive):
@@ -51,7 +51,7 @@ class MatMul(Primitive):
         k_x = x.shape[-2] if self.transpose_a else x.shape[-1]
         k_y = y.shape[-1] if self.transpose_b else y.shape[-2]
         if k_x != k_y:
-            raise ValueError(
+            raise ShapeMismatchError(
                 f"{self.name}: the inner dimensions do not match: x has shape {list(x.shape)}"
                 f"{' (transposed)' if self.transpose_a else ''} and y has shape {list(y.shape)}"
                 f"{' (transposed)' if self.transpose_b else ''}, so x contributes {k_x} columns but "

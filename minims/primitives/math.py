@@ -11,7 +11,7 @@ import sympy
 from .. import dtype as mstype
 from .. import ops
 from ..interpreters.stack import bind, describe_args
-from ..common.tensor import Tensor
+from ..common.tensor import Tensor, _describe
 from .base import Primitive, wants_grad
 from . import batch_rules, tangents as T
 from .operands import as_operand, binary_operands, sum_to
@@ -75,9 +75,11 @@ class _Unary(Primitive):
         if x is _MISSING or extra:
             raise arity_error(self, ("x",), (x,) + extra)
         if not isinstance(x, Tensor):
-            x = as_operand(self.name, x, "x")
-        if self.float_only and not isinstance(x, float) and getattr(x, "dtype", None) is not None \
-                and not x.dtype.is_float:
+            as_operand(self.name, x, "x")            # the message for arrays, lists and other types
+            # a Python number too: TypeError, as MindSpore ("Failed calling Sin with Sin()(input=float)")
+            raise TypeError(f"{self.name}: input 'x' must be a Tensor, but got {_describe(x)}. Fix: "
+                            f"wrap the number, Tensor({x!r}).")
+        if self.float_only and not x.dtype.is_float:
             x = ops.cast(x, mstype.float32)
         return bind(self, x)
 
@@ -179,9 +181,11 @@ def _pow_dx(x, y):
 def _pow_dy(x, y, out):
     """d x^y / dy = x^y log x, and exactly 0 where x = 0 and y >= 0 (0^y is constant there; the
     formula gives 0 * -inf = NaN; MindSpore 2.10 and PyTorch give 0)."""
-    d = ops.mul(out, ops.log(x))
-    if not isinstance(x, Tensor):                  # a number base: only 0 ** y needs the rule
+    if not isinstance(x, Tensor):                  # a number base: log x is a number; only 0 ** y needs the rule
+        with np.errstate(divide="ignore", invalid="ignore"):
+            d = ops.mul(out, float(np.log(float(x))))
         return d if x != 0 else _zero_where(ops.ge(y, 0), d)
+    d = ops.mul(out, ops.log(x))
     return _zero_where(ops.logical_and(ops.equal(x, 0), ops.ge(y, 0)), d)
 
 

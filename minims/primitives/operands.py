@@ -15,18 +15,34 @@ import numpy as np
 from .. import ops
 from .. import dtype as mstype
 from ..common.tensor import Tensor, _describe
+from ..interpreters.stack import MinimsError
+
+
+class ShapeMismatchError(MinimsError, RuntimeError, ValueError):
+    """Operand shapes that do not fit together (a product's inner dimensions, a convolution's
+    channels).  MindSpore 2.10 raises RuntimeError from ``ops.matmul`` and ``Conv2D`` and ValueError
+    from ``ops.MatMul`` and ``nn.Dense``; this is both, so either ``except`` catches it."""
 
 _SCALARS = (bool, int, float, np.bool_, np.integer, np.floating)
 
 
 def as_operand(op_name: str, value, position: str):
-    """Tensors and Python numbers pass; arrays and lists become Tensors; anything else is an error."""
+    """Tensors and Python numbers pass; anything else is a TypeError naming the op.
+
+    A NumPy array, a list or a tuple is refused rather than converted, as in MindSpore 2.10
+    ("Failed calling ReLU with ReLU()(input=<class 'numpy.ndarray'>)"): an array that came from
+    ``t.asnumpy()`` has left the computation, and converting it back would silently cut the gradient.
+    """
     if isinstance(value, (Tensor, bool, int, float)):
         return value
     if isinstance(value, np.generic) and isinstance(value, _SCALARS):
         return value.item()
     if isinstance(value, (np.ndarray, list, tuple)):
-        return Tensor(value)
+        raise TypeError(
+            f"{op_name}: input '{position}' must be a Tensor, but got {_describe(value)}; ops do not "
+            "convert NumPy arrays or lists (an array from .asnumpy() has left the computation, and no "
+            "gradient would flow through it). Fix: keep the computation in Tensors and ops, or wrap "
+            "constant data once: Tensor(value).")
     raise TypeError(
         f"{op_name}: input '{position}' must be a Tensor or a number (int, float, bool), "
         f"but got {_describe(value)}. Fix: pass a Tensor or a Python number."

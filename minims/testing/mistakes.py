@@ -97,9 +97,9 @@ loss.backward()
     # ----- functional ops --------------------------------------------------------------------------
     _m("matmul-inner-dims", "ops", "Matrix product of shapes that do not fit",
        'ops.matmul(Tensor(np.ones((2, 3), np.float32)), Tensor(np.ones((2, 3), np.float32)))',
-       ValueError, ["MatMul", "[2, 3]", "3 columns", "2 rows", "Fix"], "RuntimeError",
-       "ops.matmul is MatMulExt in MindSpore 2.10, whose shape check raises RuntimeError; the "
-       "ops.MatMul primitive and nn.Dense raise ValueError, as minims does for all three."),
+       RuntimeError, ["MatMul", "[2, 3]", "3 columns", "2 rows", "Fix"], "RuntimeError",
+       "The ops.MatMul primitive and nn.Dense raise ValueError in MindSpore 2.10; minims raises one "
+       "ShapeMismatchError for all three, which except RuntimeError and except ValueError both catch."),
     _m("matmul-float64", "ops", "Mixing float32 and float64 (NumPy's default) in one op",
        'ops.matmul(Tensor(np.ones((2, 3), np.float32)), Tensor(np.ones((3, 2))))',
        TypeError, ["MatMul", "Float32", "Float64", "Fix"]),
@@ -112,6 +112,15 @@ loss.backward()
     _m("reshape-size", "ops", "Reshaping to a different number of elements",
        'ops.reshape(Tensor(np.ones((2, 3), np.float32)), (4, 2))',
        ValueError, ["Reshape", "[2, 3]", "6 elements", "[4, 2]", "-1"]),
+    _m("reshape-two-unknowns", "ops", "Two -1 entries in a reshape",
+       'ops.reshape(Tensor(np.ones((2, 3), np.float32)), (-1, -1))',
+       ValueError, ["Reshape", "[-1, -1]", "one -1", "Fix"]),
+    _m("unary-op-on-a-number", "ops", "A Python number into an elementwise op",
+       'ops.sin(0.5)',
+       TypeError, ["Sin", "float 0.5", "Tensor(0.5)"]),
+    _m("op-on-an-asnumpy-array", "ops", "Mixing a NumPy array from .asnumpy() back into ops",
+       'x = Tensor([1.0, 2.0])\nops.exp(x.asnumpy() * 2)',
+       TypeError, ["Exp", "numpy.ndarray", "no gradient", "Fix"]),
     _m("concat-shapes", "ops", "Concatenating along the wrong axis",
        'ops.concat((Tensor(np.ones((2, 3), np.float32)), Tensor(np.ones((2, 4), np.float32))), 0)',
        ValueError, ["Concat", "axis 0", "dimension 1", "[2, 3]", "[2, 4]", "Fix"]),
@@ -179,6 +188,9 @@ Net()(Tensor(np.ones((2, 5), np.float32)))
     _m("conv-missing-batch-axis", "cell", "One image without its batch axis into Conv2d",
        'nn.Conv2d(1, 6, 5)(Tensor(np.ones((1, 32, 32), np.float32)))',
        ValueError, ["Conv2d", "4-D", "[1, 32, 32]", "batch dimension"]),
+    _m("conv-channels", "cell", "An RGB image into a Conv2d built for one channel",
+       'nn.Conv2d(1, 6, 5)(Tensor(np.ones((1, 3, 32, 32), np.float32)))',
+       RuntimeError, ["Conv2d", "3 channels", "[1, 3, 32, 32]", "Fix"]),
     _m("loss-float-labels", "cell", "Float labels for a sparse cross-entropy",
        'nn.SoftmaxCrossEntropyWithLogits(sparse=True)(Tensor(np.ones((2, 3), np.float32)), Tensor([0.0, 2.0]))',
        TypeError, ["SoftmaxCrossEntropyWithLogits", "sparse=True", "Float32", "Fix"]),
@@ -285,6 +297,14 @@ ms.grad(lambda x: hook(x) * 2)(Tensor([1.0]))
     _m("grad-position-out-of-range", "grad", "grad_position past the last input",
        'ms.grad(lambda x, y: x * y, grad_position=2)(Tensor([1.0]), Tensor([2.0]))',
        RuntimeError, ["grad_position 2", "2 inputs", "0..1", "Fix"]),
+    _m("grad-position-twice", "grad", "The same input twice in grad_position",
+       'ms.grad(lambda x, y: x * y, grad_position=(0, 0))(Tensor([1.0]), Tensor([2.0]))',
+       ValueError, ["grad_position", "(0, 0)", "duplicate", "Fix"]),
+    _m("grad-into-an-int-input", "grad", "Differentiating with respect to an integer Tensor",
+       'ms.grad(lambda x: x * 0.5)(Tensor([3]))',
+       RuntimeError, ["integer", "Int64", "[0.5]", "float32", "Fix"], None,
+       "MindSpore 2.10 runs it and truncates the gradient 0.5 to the integer 0, a silently wrong "
+       "number; minims refuses a fractional gradient into an integer Tensor (a whole one passes)."),
     _m("sens-param-without-sens", "grad", "sens_param=True but no sensitivity passed",
        'ops.GradOperation(sens_param=True)(lambda x: x * 2)(Tensor([1.0]))',
        TypeError, ["sens_param=True", "sensitivity", "Fix"]),
@@ -473,6 +493,9 @@ ms.grad(f)(Tensor([1.0, 2.0]))
 images, labels = ms.dataset.load_digits("test")
 next(ms.dataset.batches(images, labels[:100], batch_size=32))
 ''', ValueError, ["batches", "359 images", "100 labels", "Fix"], "n/a", "minims' own data set."),
+    _m("getnext-without-pipeline", "dataset", "ops.GetNext with no dataset pipeline behind it",
+       'ops.GetNext([ms.float32], [(32, 1, 32, 32)], 1, "queue")()',
+       RuntimeError, ["GetNext", "no dataset pipeline", "queue", "Fix", "net(x)"]),
 )
 
 

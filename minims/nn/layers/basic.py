@@ -14,6 +14,7 @@ from ...common.parameter import Parameter
 from ... import ops
 from ...primitives.base import Primitive
 from ...primitives.linalg import MatMul as _MatMulPrim
+from ...primitives.operands import ShapeMismatchError
 from ...common.tensor import Tensor, _describe
 from ..cell import Cell
 from .activation import get_activation
@@ -78,7 +79,7 @@ class Dense(Cell):
                             "Fix: wrap the data first, e.g. Tensor(x).")
         if x.ndim == 0 or x.shape[-1] != self.in_channels:
             got = "a scalar" if x.ndim == 0 else f"{x.shape[-1]} features"
-            raise ValueError(
+            raise ShapeMismatchError(
                 f"{self.path}: Dense(in_channels={self.in_channels}, out_channels={self.out_channels}) "
                 f"expects inputs with {self.in_channels} features in the last dimension, but got shape "
                 f"{list(x.shape)} ({got}). Fix: make the previous layer produce {self.in_channels} "

@@ -15,6 +15,7 @@ from ...common.initializer import HeUniform, Uniform, _calculate_fan_in_and_fan_
 from ...common.parameter import Parameter
 from ... import ops
 from ...primitives import nn as _nn
+from ...primitives.operands import ShapeMismatchError
 from ...common.tensor import Tensor, _describe
 from ..cell import Cell
 from .basic import _check_bool, _positive_int
@@ -88,7 +89,7 @@ class Conv2d(Cell):
                    " Fix: reshape the data to (batch, channels, height, width).")
             raise ValueError(f"{self.path}: Conv2d expects a 4-D input (N, C, H, W), but got {got}.{fix}")
         if x.shape[1] != self.in_channels:
-            raise ValueError(f"{self.path}: Conv2d(in_channels={self.in_channels}, ...) got an input with "
+            raise ShapeMismatchError(f"{self.path}: Conv2d(in_channels={self.in_channels}, ...) got an input with "
                              f"{x.shape[1]} channels (shape {list(x.shape)}). Fix: build "
                              f"Conv2d({x.shape[1]}, ...) or feed {self.in_channels} channels (axis 1 of NCHW).")
         out = self.conv2d(x, self.weight)

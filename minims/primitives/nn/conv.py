@@ -13,6 +13,7 @@ from ... import ops
 from .. import tangents as T
 from ..batch_rules import front, loop, merged_into_first_axis
 from ..base import Primitive, wants_grad
+from ..operands import ShapeMismatchError
 from ._geometry import (_data_format, _four, _is_int, _pad4, _pad_mode, _pair, _require_tensor,
                         _same_pads, _sibling)
 
@@ -85,7 +86,7 @@ class _ConvBase(Primitive):
                              f"does not match kernel_size={self.kernel_size}.")
         g = self.group
         if x_shape[1] != w_shape[1] * g:
-            raise ValueError(
+            raise ShapeMismatchError(
                 f"{op}: channel mismatch: the input has {x_shape[1]} channels (shape {list(x_shape)}) but "
                 f"the weight of shape {list(w_shape)} expects in_channel/group * group = "
                 f"{w_shape[1]} * {g} = {w_shape[1] * g}. Fix: give the input {w_shape[1] * g} channels, or "
