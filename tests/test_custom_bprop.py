@@ -234,3 +234,34 @@ def test_bprop_misuse_is_an_error_naming_the_cell_path(body, kind, words):
         assert w in str(info.value), (w, str(info.value))
     assert not leftover_state(), leftover_state()
     assert ops.grad(lambda x: (x * x).sum())(Tensor([1.0, 2.0])).tolist() == [2.0, 4.0]
+
+
+class _ScaledByWeight(nn.Cell):
+    """construct reads a Parameter, bprop ignores it (no internal_params): the oracle's case."""
+
+    def __init__(self):
+        super().__init__()
+        self.w = Parameter(Tensor([2.0, 3.0]), name="w")
+
+    def construct(self, x):
+        return x * self.w
+
+    def bprop(self, x, out, dout):
+        return (dout * 10,)
+
+
+@pytest.mark.parametrize("mode", [ms.PYNATIVE_MODE, ms.GRAPH_MODE])
+def test_a_bprop_cell_reading_a_parameter_gives_its_input_gradient_and_a_zero_weight_gradient(mode):
+    """MindSpore 2.10, PyNative and GRAPH_MODE alike: the input gradient is the bprop's 10 * dout,
+    the weight gradient is zero (the bprop does not give one)."""
+    ms.set_context(mode=mode)
+    try:
+        net = _ScaledByWeight()
+        x = Tensor([1.0, 1.0])
+        dx, (dw,) = ops.grad(net, grad_position=0, weights=net.trainable_params())(x)
+        assert dx.asnumpy().tolist() == [10.0, 10.0] and dw.asnumpy().tolist() == [0.0, 0.0]
+        assert ops.grad(net, grad_position=0)(x).asnumpy().tolist() == [10.0, 10.0]
+        (dw_only,) = ops.grad(net, None, net.trainable_params())(x)
+        assert dw_only.asnumpy().tolist() == [0.0, 0.0]
+    finally:
+        ms.set_context(mode=ms.PYNATIVE_MODE)

@@ -172,7 +172,17 @@ def test_numpy_functions_refuse_traced_values_and_name_the_op():
     with pytest.raises(TypeError, match=r"ops\.sin\(x\)"):
         ms.grad(lambda a: np.sin(a).sum())(Tensor([1.0]))
     np.testing.assert_allclose(np.sin(Tensor([1.0, 2.0])), np.sin([1.0, 2.0]), rtol=1e-6)   # a value: NumPy's
-    assert isinstance(np.ones(2) + Tensor([1.0, 2.0]), Tensor)
+    # NumPy on the left computes with NumPy, as in MindSpore 2.10 (oracle: np.ones(2) + Tensor is a
+    # float64 ndarray, np.float32(2) * Tensor a float32 ndarray) ...
+    total = np.ones(2) + Tensor([1.0, 2.0])
+    assert type(total) is np.ndarray and total.dtype == np.float64 and total.tolist() == [2.0, 3.0]
+    scaled = np.float32(2) * Tensor([1.0, 2.0])
+    assert type(scaled) is np.ndarray and scaled.dtype == np.float32 and scaled.tolist() == [2.0, 4.0]
+    # ... which on a traced value would drop the gradient: refused, with the spelling that works
+    with pytest.raises(TypeError, match=r"numpy\.multiply .* ops\.mul.*Tensor on the left"):
+        ms.grad(lambda a: (np.float32(2) * a).sum())(Tensor([1.0]))
+    with pytest.raises(TypeError, match=r"numpy\.add"):
+        ms.jit(lambda a: np.ones(1) + a)(Tensor([1.0]))
 
 
 def test_pow_derivatives_where_the_formula_gives_nan():

@@ -111,10 +111,10 @@ def test_reflected_operators():
     assert (2 ** x).dtype is ms.float32
 
 
-def test_numpy_array_on_the_left_defers_to_tensor():
+def test_numpy_array_on_the_left_computes_with_numpy_as_in_mindspore():
+    # MindSpore 2.10 (oracle): ndarray * Tensor is NumPy's product, an ndarray
     out = np.array([1.0, 2.0], np.float32) * Tensor([3.0, 4.0])
-    assert isinstance(out, Tensor)
-    np.testing.assert_allclose(out.asnumpy(), [3, 8])
+    assert type(out) is np.ndarray and out.dtype == np.float32 and out.tolist() == [3.0, 8.0]
 
 
 def test_comparisons_return_bool_tensors():

@@ -26,6 +26,7 @@ import numpy as np
 
 from .. import dtype as mstype
 from ..context import global_rng
+from .memory import check_allocation
 from .tensor import Tensor, _describe
 
 __all__ = ["Initializer", "initializer", "Zero", "One", "Constant", "Normal", "TruncatedNormal",
@@ -316,6 +317,7 @@ def initializer(init, shape=None, dtype=mstype.float32) -> Tensor:
     if shape is None:
         raise ValueError("initializer: shape is required unless init is a Tensor.")
     np_dtype = mstype.to_dtype(dtype, "initializer(dtype)").np_dtype
+    check_allocation(f"initializer({type(init).__name__})", _shape_tuple(shape), np_dtype)
     arr = np.zeros(_shape_tuple(shape), dtype=np_dtype)
     init(arr)
     return Tensor._make(arr)

@@ -35,6 +35,33 @@ class RaggedListError(TypeError, ValueError):
     """A nested list whose rows differ in length: MindSpore raises TypeError, NumPy ValueError."""
 
 
+class IntegerOutOfRange(RuntimeError, OverflowError):
+    """A Python int no integer dtype holds: MindSpore raises RuntimeError ("Unsupported tensor type"),
+    NumPy OverflowError."""
+
+
+def _python_int_array(value: int, dtype) -> np.ndarray:
+    """A Python int as an array: Int64 by default, or the dtype asked for (a float dtype rounds it, as
+    a float literal would be).  One that the dtype cannot hold is refused rather than wrapped."""
+    target = None if dtype is None else mstype.to_dtype(dtype, "Tensor(dtype=...)")
+    shown = str(value) if len(str(value)) <= 24 else f"{str(value)[:12]}...({len(str(value))} digits)"
+    if target is not None and target.is_float:
+        try:
+            return np.asarray(float(value), dtype=target.np_dtype)
+        except OverflowError:
+            raise IntegerOutOfRange(f"Tensor: the integer {shown} is beyond every float dtype (about "
+                                    "1.8e308 at most). Fix: check where the number comes from.") from None
+    info = np.iinfo(np.int64 if target is None else target.np_dtype)
+    if not info.min <= value <= info.max:
+        held = "Int64" if target is None else str(target)
+        unsigned = (" (MindSpore 2.10 stores 2**63..2**64-1 as UInt64, a dtype minims does not have)"
+                    if target is None and 0 < value < 2 ** 64 else "")
+        raise IntegerOutOfRange(
+            f"Tensor: the integer {shown} does not fit {held} ({info.min}..{info.max}){unsigned}. Fix: give "
+            "it as a float, Tensor(float(x)) or Tensor(x, mindspore.float64), or a wider integer dtype.")
+    return np.asarray(value, dtype=np.int64 if target is None else target.np_dtype)
+
+
 def _ragged_rows(data):
     """``(depth, row lengths)`` at the first depth where a nested list stops being rectangular
     (a length None stands for a number among lists)."""
@@ -61,7 +88,7 @@ def _to_array(data, dtype) -> np.ndarray:
         if isinstance(data, bool):
             arr = np.asarray(data, dtype=np.bool_)
         elif isinstance(data, int):
-            arr = np.asarray(data, dtype=np.int64)
+            arr = _python_int_array(data, dtype)
         else:
             arr = np.asarray(data, dtype=np.float32)
     elif isinstance(data, (list, tuple)):

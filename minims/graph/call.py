@@ -106,7 +106,10 @@ class GraphCall(Primitive):
             return (None,) * n
         if wanted not in self._backward:
             self._backward[wanted] = GraphCall(backward_graph(self.graph, wanted))
-        grads = bind(self._backward[wanted], *ins, *douts)
+        backward = self._backward[wanted]
+        # the backward graph may read Parameters of its own (a custom bprop Cell's construct, re-run
+        # while it is staged, reads self.w directly): they are its implicit inputs, fed as jit does
+        grads = bind(backward, *ins, *douts, *backward.graph.implicit)
         grads = grads if isinstance(grads, tuple) else (grads,)
         out = [None] * n
         for i, g in zip(wanted, grads):

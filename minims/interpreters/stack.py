@@ -335,7 +335,7 @@ def evaluate(prim, args):
         out = prim.impl(*arrays)
     except MinimsError:
         raise
-    except (ValueError, TypeError, IndexError, ZeroDivisionError, OverflowError,
+    except (ValueError, TypeError, IndexError, ZeroDivisionError, OverflowError, MemoryError,
             np.exceptions.AxisError) as exc:
         raise prim.explain_failure(exc, args) from None
     return wrap(out)

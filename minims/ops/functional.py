@@ -21,6 +21,7 @@ from ..primitives import math as _math
 from ..primitives import reduce as _red
 from ..primitives import state as _state
 from ..interpreters.stack import MinimsError, Tracer
+from ..primitives.operands import normalize_axis
 from ..common.tensor import Tensor, _describe
 
 class InPlaceWriteError(MinimsError, RuntimeError):
@@ -403,6 +404,15 @@ def matmul(input, other):
     return out
 
 
+def mm(input, mat2):
+    """``ops.mm``: the product of two matrices (2-D only, as MindSpore's)."""
+    for name, v in (("input", input), ("mat2", mat2)):
+        if isinstance(v, Tensor) and v.ndim != 2:
+            raise ValueError(f"mm: '{name}' must be a 2-D matrix, but got shape {list(v.shape)}. Fix: "
+                             "ops.matmul for vectors and batches of matrices.")
+    return matmul(input, mat2)
+
+
 # ----- reductions ---------------------------------------------------------------------------------
 def _axis_arg(axis, dim):
     return dim if axis is None else axis
@@ -422,6 +432,29 @@ def reduce_sum(x, axis=(), keep_dims=False):
 def mean(input, axis=None, keep_dims=False, *, keepdims=None, dim=None):
     keep = keep_dims if keepdims is None else keepdims
     return (_mean_keep if keep else _mean)(input, _axis_arg(axis, dim))
+
+
+def var(input, axis=None, ddof=0, keepdims=False):
+    """``ops.var(input, axis=None, ddof=0, keepdims=False)``: the mean squared deviation from the
+    mean, divided by ``n - ddof`` (``ddof=0``: the population variance, as MindSpore's default).
+    Written in ops, so it is differentiable to any order.  Fewer than ``ddof + 1`` values give NaN."""
+    if not isinstance(ddof, int) or isinstance(ddof, bool) or ddof < 0:
+        raise TypeError(f"var: ddof must be an int >= 0, but got {_describe(ddof)}. Fix: ddof=0 for the "
+                        "population variance, ddof=1 for the unbiased sample variance.")
+    if not isinstance(input, Tensor):
+        raise TypeError(f"var: input must be a Tensor, but got {_describe(input)}. Fix: Tensor(data).")
+    axes = normalize_axis("var", axis, input.ndim)
+    count = int(np.prod([input.shape[a] for a in axes]))
+    centered = sub(input, mean(input, axes, keep_dims=True))
+    squares = sum(mul(centered, centered), axes, keepdims)
+    if count - ddof <= 0:            # no degrees of freedom left: NaN, as NumPy (without its warning)
+        return mul(squares, float("nan"))
+    return div(squares, count - ddof)
+
+
+def std(input, axis=None, ddof=0, keepdims=False):
+    """``ops.std``: the square root of :func:`var` (same arguments)."""
+    return sqrt(var(input, axis, ddof, keepdims))
 
 
 def amax(input, axis=None, keepdims=False):

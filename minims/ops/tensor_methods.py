@@ -110,7 +110,7 @@ _METHODS = {
     "__eq__": ops.equal, "__ne__": ops.ne,
     "__getitem__": ops.getitem, "__setitem__": ops.setitem,
     "reshape": _reshape, "view": _view, "transpose": _transpose, "permute": _transpose,
-    "sum": _sum, "mean": _mean, "max": _max, "min": _min,
+    "sum": _sum, "mean": _mean, "var": ops.var, "std": ops.std, "max": _max, "min": _min,
     "argmax": _argmax, "argmin": _argmin, "any": _any, "all": _all,
     "astype": _astype, "to": _astype, "squeeze": _squeeze, "expand_dims": _expand_dims,
     "unsqueeze": _expand_dims, "flatten": _flatten, "copy": _copy, "__copy__": _copy,
@@ -124,35 +124,29 @@ _METHODS = {
 }
 
 
-# NumPy ufuncs that Python operators call: ``ndarray + Tensor`` reaches Tensor through these, and
-# computes with minims ops (a Tensor, differentiable) as ``Tensor + ndarray`` does
-_OPERATOR_UFUNCS = {
-    np.add: ops.add, np.subtract: ops.sub, np.multiply: ops.mul, np.true_divide: ops.div,
-    np.floor_divide: ops.floor_divide, np.remainder: ops.floor_mod, np.power: ops.pow,
-    np.matmul: ops.matmul, np.greater: ops.gt, np.less: ops.lt, np.greater_equal: ops.ge,
-    np.less_equal: ops.le, np.equal: ops.equal, np.not_equal: ops.ne, np.negative: ops.neg,
-    np.absolute: ops.abs, np.logical_and: ops.logical_and, np.logical_or: ops.logical_or,
-}
-# the ops spelling of the other common ufuncs, for the message
-_OPS_NAME = {"exp": "exp", "log": "log", "sqrt": "sqrt", "sin": "sin", "cos": "cos", "tanh": "tanh",
-             "square": "square", "maximum": "maximum", "minimum": "minimum", "sign": "sign",
-             "floor": "floor", "reciprocal": "reciprocal"}
+# the ops spelling of common ufuncs, for the message
+_OPS_NAME = {"add": "add", "subtract": "sub", "multiply": "mul", "true_divide": "div", "divide": "div",
+             "power": "pow", "matmul": "matmul", "negative": "neg", "absolute": "abs", "exp": "exp",
+             "log": "log", "sqrt": "sqrt", "sin": "sin", "cos": "cos", "tanh": "tanh", "square": "square",
+             "maximum": "maximum", "minimum": "minimum", "sign": "sign", "floor": "floor",
+             "reciprocal": "reciprocal"}
 
 
 def _array_ufunc(self, ufunc, method, *inputs, **kwargs):
-    """``np.sin(t)`` & co.  Operators keep minims semantics; any other ufunc computes with NumPy on
-    the values (an ndarray, as MindSpore gives) — except on a Tensor being differentiated or traced,
-    where NumPy would silently turn the result into a constant: that is refused, naming the op."""
-    op = _OPERATOR_UFUNCS.get(ufunc)
-    if op is not None and method == "__call__" and not kwargs:
-        return op(*(Tensor(a) if isinstance(a, np.ndarray) else a for a in inputs))
+    """``np.sin(t)``, ``np.ones(2) + t``, ``np.float32(2) * t``: NumPy computes on the values and
+    returns an ndarray, as with MindSpore 2.10 (``t + np.ones(2)``, a Tensor on the left, is minims'
+    own operator, which refuses the array).  On a Tensor being differentiated or traced NumPy's
+    result would be a constant that silently drops the gradient, so that is refused, naming the op."""
     if any(isinstance(a, Tracer) for a in inputs):
         name = _OPS_NAME.get(ufunc.__name__)
+        operator = ufunc.__name__ in ("add", "subtract", "multiply", "true_divide", "divide", "power", "matmul")
         raise TypeError(
             f"numpy.{ufunc.__name__} cannot compute on a Tensor that is being differentiated or traced "
             "(inside grad, jvp, vmap or a compiled graph): NumPy does not record what it computes, so the "
             "result would be a constant with no gradient. Fix: use "
-            + (f"ops.{name}(x)." if name else "the minims op that computes the same (minims.ops)."))
+            + (f"ops.{name}({'x' if ufunc.nin == 1 else 'x, y'})" if name else "the minims op that computes the same (minims.ops)")
+            + (", or put the Tensor on the left (x * 2.0) with a Python number or Tensor(array) on the "
+               "right." if operator else "."))
     arrays = tuple(a._data if isinstance(a, Tensor) else a for a in inputs)
     return getattr(ufunc, method)(*arrays, **kwargs)
 

@@ -12,6 +12,7 @@ import sympy
 
 from .. import ops
 from .. import dtype as mstype
+from ..common.memory import check_allocation
 from ..common.tensor import Tensor, _describe
 from ..batching.trace import BatchedValueError
 from ..interpreters.stack import MinimsError, Tracer, bind
@@ -480,6 +481,7 @@ class Fill(_ArrayPrimitive):
         return bind(self, dt, _shape_tuple(self.name, shape), value)
 
     def impl(self, dt, shape, value):
+        check_allocation(self.name, shape, dt.np_dtype)
         return np.full(shape, value, dtype=dt.np_dtype)
 
 

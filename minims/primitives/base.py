@@ -27,6 +27,7 @@ import threading
 
 from .. import ops
 from ..interpreters.stack import bind, describe_args, MinimsError
+from ..common.memory import TensorTooLarge
 from ..common.tensor import _describe
 
 __all__ = ["Primitive", "PrimitiveWithInfer", "NoGradientRule", "NoJvpRule", "MinimsError", "wants_grad",
@@ -158,6 +159,9 @@ class Primitive:
 
     def explain_failure(self, exc: Exception, args) -> Exception:
         """Turn a NumPy error from ``impl`` into one that names this primitive and its inputs."""
+        if isinstance(exc, MemoryError):          # NumPy says how much it wanted; say what to check
+            return TensorTooLarge(f"{self.name}: {exc} (inputs: {describe_args(args)}). Fix: check the "
+                                  "shapes (a batch or feature size in the wrong place?), or use smaller sizes.")
         kind = TypeError if isinstance(exc, TypeError) else ValueError
         return kind(f"{self.name}: {exc} (inputs: {describe_args(args)})")
 

@@ -69,12 +69,14 @@ class ReduceSum(_LinearReduce):
 
 class ReduceMean(_LinearReduce):
     def impl(self, x, axes):
-        out = np.mean(x, axis=axes, keepdims=self.keep_dims)
-        return np.asarray(out, dtype=x.dtype if x.dtype.kind == "f" else np.float32)
+        dtype = x.dtype if x.dtype.kind == "f" else np.float32
+        if x.size == 0:      # the mean of nothing is NaN, without NumPy's "Mean of empty slice" warning
+            return np.full(np.sum(x, axis=axes, keepdims=self.keep_dims).shape, np.nan, dtype=dtype)
+        return np.asarray(np.mean(x, axis=axes, keepdims=self.keep_dims), dtype=dtype)
 
     def bprop(self, x, axes, out, dout):
         count = int(np.prod([x.shape[a] for a in axes])) if axes else 1
-        g = self._expand(ops.div(dout, count), x, axes)
+        g = self._expand(ops.div(dout, max(count, 1)), x, axes)     # count 0: x is empty, so is g
         return ops.broadcast_to(g, x.shape), None
 
     def sympy(self, x, axes):

@@ -88,6 +88,11 @@ if x > 0:
 ''', ValueError, ["truth value", "shape [2]", "ambiguous", ".any()"]),
     _m("tensor-index-out-of-range", "tensor", "Indexing past the end of an axis",
        'Tensor(np.ones((2, 3), np.float32))[5]', IndexError, ["GetItem", "[2, 3]", "out of bounds", "Fix"]),
+    _m("tensor-int-too-large", "tensor", "An integer no integer dtype holds",
+       'Tensor(10 ** 30)', RuntimeError, ["integer", "31 digits", "Int64", "Tensor(float(x))"]),
+    _m("tensor-int-outside-its-dtype", "tensor", "An integer outside the dtype asked for",
+       'Tensor(300, ms.int8)', RuntimeError, ["300", "Int8", "-128..127", "Fix"], None,
+       "MindSpore 2.10 wraps it silently: Tensor(300, int8) holds 44 (and Tensor(-1, uint8) 255)."),
     _m("tensor-backward", "tensor", "Calling loss.backward() (a PyTorch habit)",
        '''
 loss = (Tensor([1.0, 2.0]) ** 2).sum()
@@ -109,6 +114,11 @@ loss.backward()
     _m("op-on-a-list", "ops", "A Python list where a Tensor is needed",
        'ops.matmul([[1.0, 2.0]], Tensor(np.ones((2, 1), np.float32)))',
        TypeError, ["matmul", "'input'", "list", "Fix"]),
+    _m("numpy-scalar-on-the-left", "ops", "A NumPy number on the left of a Tensor being differentiated",
+       'ms.grad(lambda a: (np.float32(2) * a).sum())(Tensor([1.0]))',
+       TypeError, ["numpy.multiply", "no gradient", "ops.mul(x, y)", "Tensor on the left"], None,
+       "MindSpore 2.10 lets NumPy compute an ndarray, a constant, and returns the gradient [0.], a "
+       "silently wrong number; minims refuses NumPy on a value being differentiated."),
     _m("reshape-size", "ops", "Reshaping to a different number of elements",
        'ops.reshape(Tensor(np.ones((2, 3), np.float32)), (4, 2))',
        ValueError, ["Reshape", "[2, 3]", "6 elements", "[4, 2]", "-1"]),
