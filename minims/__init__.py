@@ -11,7 +11,15 @@ Where things live:
 * ``minims/checkpoint/`` — ``save_checkpoint``/``load_checkpoint`` in MindSpore's ``.ckpt`` format;
 * ``minims/testing/`` — ``check_grads`` and friends.
 """
-from . import dtype
+import sys as _sys
+
+# As ``import mindspore`` does (it calls sys.setrecursionlimit(10000)): a network of Cells nested a
+# thousand deep runs a few Python frames per level, more than Python's default limit of 1000 allows.
+# Only ever raised: a program that set a higher limit keeps it.
+if _sys.getrecursionlimit() < 10000:
+    _sys.setrecursionlimit(10000)
+
+from . import dtype  # noqa: E402 - after the limit, which nothing below depends on
 from .dtype import (bool_, double, float16, float32, float64, float_, half, int8, int16, int32,
                     int64, int_, single, uint8)
 from .common.tensor import Tensor, tensor        # mindspore.tensor is a function, as in 2.x

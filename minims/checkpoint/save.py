@@ -3,7 +3,8 @@
 What is saved, as in MindSpore 2.10 (each rule checked on it, see ``tests/data/oracle_checkpoint_facts.py``):
 
 * a Cell: every Parameter of ``parameters_and_names()`` under its ``name`` — trainable weights and
-  the rest alike (BatchNorm's moving mean and variance);
+  the rest alike (BatchNorm's moving mean and variance); two different Parameters of one name are
+  refused (see below);
 * a list of Parameters, or of ``{"name": str, "data": Tensor}`` dicts;
 * a dict name -> Parameter, NumPy array or ``str`` (what ``load_checkpoint`` returns);
 * ``append_dict`` entries after those: an ``int`` as Int64, a ``float`` as Float32, a ``bool`` as
@@ -11,9 +12,10 @@ What is saved, as in MindSpore 2.10 (each rule checked on it, see ``tests/data/o
 * a name seen twice keeps its first place and its last value; ``choice_func(name)`` picks entries.
 
 The file name gets ``.ckpt`` appended unless it already ends in ``ckpt`` (MindSpore's test, so
-``"netckpt"`` stays as it is).  The file is written atomically (``atomic.py``).  Two differences: the
-file keeps the permissions of any new file (MindSpore makes it read-only), and encryption
-(``enc_key``) and the safetensors format are not available.
+``"netckpt"`` stays as it is).  The file is written atomically (``atomic.py``).  Three differences: the
+file keeps the permissions of any new file (MindSpore makes it read-only); encryption (``enc_key``)
+and the safetensors format are not available; and a Cell holding two different Parameters of one
+name is refused, where MindSpore keeps one of them without a word and the other's weights are lost.
 """
 from __future__ import annotations
 
@@ -23,6 +25,7 @@ import numpy as np
 
 from ..common.parameter import Parameter
 from ..nn.cell import Cell
+from ..nn.param_names import DuplicateParameterError, duplicates
 from ..common.tensor import Tensor, _describe
 from .atomic import write_atomically
 from .fileformat import encode
@@ -107,9 +110,23 @@ def _from_dict(save_obj):
     return out
 
 
+def _cell_entries(cell):
+    """A Cell's Parameters by name; two different ones of one name are refused (MindSpore keeps one
+    of them without a word, and the other's values are lost)."""
+    found = duplicates(cell)
+    if found:
+        name, first, second = found[0]
+        raise DuplicateParameterError(
+            f"save_checkpoint: {cell.path}.{first} and {cell.path}.{second} are two different Parameters "
+            f"both named '{name}'; a checkpoint stores one value per name, so one of them would be lost. "
+            "Fix: give each Parameter its own name= (or leave name= out), or call the network once "
+            "before saving: its first call renames every Parameter to its attribute path, as in MindSpore.")
+    return [(p.name, p) for _, p in cell.parameters_and_names()]
+
+
 def _entries(save_obj):
     if isinstance(save_obj, Cell):
-        return [(p.name, p) for _, p in save_obj.parameters_and_names()]
+        return _cell_entries(save_obj)
     if isinstance(save_obj, list):
         return _from_list(save_obj)
     return _from_dict(save_obj)

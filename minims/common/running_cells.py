@@ -1,6 +1,6 @@
 """The Cells whose call is running, innermost last.
 
-A Cell call (``minims.nn.cell_call.run_cell``) pushes its Cell on entry and pops it on the way out,
+A Cell call (``minims.nn.cell_call.call_cell``) pushes its Cell on entry and pops it on the way out,
 whatever happens inside.  Whoever needs to say *where* something happened reads it: the errors of
 ``set_context(check_nan=True)`` name the Cell path of the first NaN (``Net.block.conv``).
 """
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import threading
 
-__all__ = ["push", "pop", "innermost", "running"]
+__all__ = ["push", "pop", "stack", "innermost", "running"]
 
 
 class _Running(threading.local):
@@ -25,6 +25,12 @@ def push(cell) -> None:
 
 def pop() -> None:
     _state.cells.pop()
+
+
+def stack() -> list:
+    """This thread's list itself, innermost last: a Cell call appends and pops on it directly (no
+    call per step), and reads it where almost no Python stack is left (a RecursionError)."""
+    return _state.cells
 
 
 def innermost():

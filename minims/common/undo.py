@@ -10,7 +10,7 @@ log; writes replace a Parameter's array and never modify it, so keeping a refere
 the first write of each Parameter is logged: that is the value to go back to, and it bounds the log
 by the number of Parameters however many writes a call makes (a training loop inside one call).
 
-Every Cell call (``minims.nn.cell_call.run_cell``) and gradient call
+Every Cell call (``minims.nn.cell_call.call_cell``) and gradient call
 (``minims.autodiff.grad_api.vjp_call``) runs inside ``atomic``.  The outermost one opens the log;
 calls inside it share that log (opening one per call would cost every Cell call), so the unit that
 is undone is the whole outermost call — a training step.  If it raises, the old arrays are put back.

@@ -11,6 +11,9 @@ A call ``cell(*inputs)`` runs, in this order (MindSpore's ``Cell.__call__``):
 Sub-cells and Parameters assigned as attributes are registered in order; Parameter names get the
 dotted attribute path (``fc1.weight``) when the cell is placed inside another one.  ``cell_id``
 (given to hooks) and the path used in error messages are deterministic: class name and path.
+A child that would make a cycle is refused, and the tree is walked without recursion
+(``cell_tree.py``); two Parameters of one name are warned about, checked and renamed on the first
+call as in MindSpore (``param_names.py``).
 """
 from __future__ import annotations
 
@@ -22,7 +25,9 @@ from collections import OrderedDict
 
 from ..common.parameter import Parameter, ParameterTuple
 from ..common.tensor import _describe
-from .cell_call import run_cell
+from . import param_names
+from .cell_call import call_cell
+from .cell_tree import check_no_cycle, subtree_parameters, tree_repr, walk
 
 __all__ = ["Cell", "HookHandle"]
 
@@ -96,18 +101,21 @@ class Cell:
             d["_cells"].pop(name, None)
             if value.name in ("Parameter", None):
                 value.name = name
+            param_names.warn_if_name_taken(self, name, value)
             d["_params"][name] = value
             d.pop(name, None)
         elif isinstance(value, Cell):
             self._check_init()
+            check_no_cycle(self, name, value)       # before any change: a refusal leaves self as it was
             d["_params"].pop(name, None)
             d["_cells"][name] = value
             d.pop(name, None)
-            if value.__dict__.get("_parent") is None and value is not self:
+            value.__dict__["_in_tree"] = True       # never unset: what the cycle check relies on
+            if value.__dict__.get("_parent") is None:
                 value.__dict__["_parent"] = weakref.ref(self)
                 value.__dict__["_attr_name"] = name
                 if self._auto_prefix:
-                    for p in value.get_parameters():
+                    for p in subtree_parameters(value):
                         p.name = f"{name}.{p.name}"
         elif isinstance(value, ParameterTuple):
             self._check_init()
@@ -180,15 +188,9 @@ class Cell:
         return list(self._cells.values())
 
     def cells_and_names(self, cells=None, name_prefix=""):
-        seen = set() if cells is None else cells
-        if id(self) not in seen:
-            seen.add(id(self))
-            yield name_prefix, self
-        for name, cell in self._cells.items():
-            if cell is None:
-                continue
-            sub = f"{name_prefix}.{name}" if name_prefix else name
-            yield from cell.cells_and_names(seen, sub)
+        """``(dotted name, cell)`` for this Cell and every one under it, each once; ``cells``: a set
+        of ids to skip (and to fill).  Walked without recursion, so any depth of nesting works."""
+        return walk(self, name_prefix, cells)
 
     def parameters_and_names(self, name_prefix="", expand=True):
         seen = set()
@@ -214,6 +216,10 @@ class Cell:
 
     def parameters_dict(self, recurse=True):
         return OrderedDict((p.name, p) for p in self.get_parameters(expand=recurse))
+
+    def check_names(self) -> None:
+        """MindSpore's ``check_names``: ValueError if two different Parameters share a name."""
+        param_names.check_names(self)
 
     def init_parameters_data(self, auto_parallel_mode=False):
         """Parameters are created with their data; nothing is deferred in minims."""
@@ -268,18 +274,12 @@ class Cell:
             f"runs.{habit} Fix: add `def construct(self, x): ...` to class {name}."
         )
 
-    def __call__(self, *args, **kwargs):
-        self._check_init()
-        return run_cell(self, args, kwargs)
+    # ``cell(*inputs)`` runs ``call_cell`` directly: one Python frame fewer per nesting level than a
+    # method calling it, and every frame counts against the recursion limit in deeply nested networks
+    __call__ = call_cell
 
     def __repr__(self) -> str:
-        lines = [f"{type(self).__name__}<"]
-        for name, cell in self._cells.items():
-            sub = repr(cell).replace("\n", "\n  ")
-            lines.append(f"  ({name}): {sub}")
-        if len(lines) == 1:
-            return f"{type(self).__name__}<>"
-        return "\n".join(lines) + "\n  >"
+        return tree_repr(self)
 
     def extend_repr(self) -> str:
         return ""

@@ -5,6 +5,7 @@ Kept apart from the Cell class so the five steps of a call read top to bottom in
 from __future__ import annotations
 
 import inspect
+import sys
 import weakref
 
 from ..autodiff.custom_bprop import CellBprop
@@ -15,8 +16,9 @@ from ..graph.staging import StaticGraphError, is_staging
 from ..common import running_cells, undo
 from ..common.parameter import Parameter
 from ..graph.jit import JitFunction
-from ..interpreters.stack import Tracer, bind
+from ..interpreters.stack import MinimsError, Tracer, bind
 from ..common.tensor import Tensor, _describe
+from .param_names import refresh_names_on_first_call
 
 
 def _as_tuple(value):
@@ -35,13 +37,76 @@ def _identity_over_tensors(prim, values):
     return tuple(values)
 
 
-def run_cell(cell, args, kwargs):
-    """Call ``cell``; if the call raises, the Parameters it wrote get their old values back."""
-    running_cells.push(cell)            # errors (check_nan's) name the Cell they happened in
+class CellRecursionError(MinimsError, RecursionError):
+    """Python's recursion limit was reached inside a Cell call: Cells nested too deeply, or a
+    construct that calls itself without end.  A RecursionError (so ``except RecursionError`` still
+    catches it), hence a RuntimeError, as MindSpore's Graph-mode "Exceed function call depth limit"."""
+
+
+def call_cell(cell, *args, **kwargs):
+    """``Cell.__call__``: call ``cell``; if the call raises, the Parameters it wrote get their old
+    values back (``undo``).
+
+    Each level of nested Cells costs three Python frames — this one, ``_run`` and ``construct`` — so
+    that a network nested 1000 deep fits Python's stack (``import minims`` raises the limit to 10000).
+    """
+    if "_params" not in cell.__dict__:
+        cell._check_init()
+    if "_names_checked" not in cell.__dict__:
+        refresh_names_on_first_call(cell)
+    running = running_cells.stack()
+    running.append(cell)                # errors (check_nan's) name the Cell they happened in
     try:
+        if undo.is_logging():           # inside an outer call: its log records (no frame for atomic)
+            return _run(cell, args, kwargs)
         return undo.atomic(_run, cell, args, kwargs)
+    except RecursionError as error:
+        # The innermost handler runs with next to no stack left: only C-level steps here (no Python
+        # call), remembering which Cells were running; the outermost Cell call, with room to spare,
+        # writes the message.  The error is re-raised either way, never swallowed.
+        if not hasattr(error, "_minims_running"):
+            error._minims_running = running[:]
+        if len(running) > 1 or isinstance(error, CellRecursionError) or not _is_depth_error(error):
+            raise
+        raise _recursion_error(error) from error
     finally:
-        running_cells.pop()
+        running.pop()
+
+
+def _is_depth_error(error) -> bool:
+    """Python's own "maximum recursion depth exceeded", not a RecursionError the user raised."""
+    return "maximum recursion depth" in str(error)
+
+
+def _short_path(path: str, keep: int = 4) -> str:
+    parts = path.split(".")
+    if len(parts) <= 2 * keep + 1:
+        return path
+    return ".".join(parts[:keep]) + f". ... ({len(parts) - 2 * keep} more) ... ." + ".".join(parts[-keep:])
+
+
+def _recursion_error(error) -> CellRecursionError:
+    running = error._minims_running
+    inner = running[-1]
+    path = _short_path(inner.path)
+    name = type(inner).__name__
+    limit = sys.getrecursionlimit()
+    times = sum(c is inner for c in running)
+    if times > 1:
+        what = (f"the construct of {name} calls {name} again — directly or through other Cells — "
+                f"without end (it was running {times} times at once, {len(running)} Cell calls deep)")
+        fix = ("Fix: give the recursion a base case that stops it, or call a different Cell; a Cell "
+               "that needs a repeated block can loop over an nn.CellList in its construct.")
+    else:
+        n = len(running)
+        what = (f"{n} nested Cell call{'s were' if n != 1 else ' was'} running (the innermost a {name}): "
+                f"either the network nests Cells too deeply for Python's stack, or Python code called "
+                f"from {name}.construct recurses without end")
+        fix = ("Fix: flatten deep nesting — put the repeated blocks in an nn.SequentialCell, or loop "
+               "over an nn.CellList in one construct — or, if the depth is intended, raise the limit "
+               f"with sys.setrecursionlimit({2 * limit}); if a function recurses, give it a base case.")
+    return CellRecursionError(
+        f"{path}: Exceeded the recursion limit ({limit} Python frames) in a Cell call: {what}. {fix}")
 
 
 def _run(cell, args, kwargs):
@@ -117,7 +182,7 @@ def _compiled_call(cell):
         # the Cell holds its compiled call; the call refers back weakly, so the pair is no cycle
         # and a Cell that goes out of use is freed by reference counting
         ref = weakref.ref(cell)
-        compiled = JitFunction(lambda *a: run_cell(ref(), a, {}), name=type(cell).__name__)
+        compiled = JitFunction(lambda *a: call_cell(ref(), *a), name=type(cell).__name__)
         compiled._key_extra = lambda: ref().training
         cell.__dict__["_graph_call"] = compiled
     return compiled

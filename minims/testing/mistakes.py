@@ -72,6 +72,18 @@ class Net(nn.Cell):
         return x * 2
 '''
 
+# Two Parameters of one name in one Cell, used by the entries on duplicate names.
+_TWO_W = '''
+class Net(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.a = Parameter(Tensor([1.0]), name="w")
+        self.b = Parameter(Tensor([2.0]), name="w")
+
+    def construct(self, x):
+        return x * self.a * self.b
+'''
+
 MISTAKES = (
     # ----- Tensor construction ---------------------------------------------------------------------
     _m("tensor-from-string", "tensor", "Building a Tensor from a string",
@@ -201,6 +213,19 @@ Net()(Tensor(np.ones((2, 5), np.float32)))
     _m("conv-channels", "cell", "An RGB image into a Conv2d built for one channel",
        'nn.Conv2d(1, 6, 5)(Tensor(np.ones((1, 3, 32, 32), np.float32)))',
        RuntimeError, ["Conv2d", "3 channels", "[1, 3, 32, 32]", "Fix"]),
+    _m("cell-contains-itself", "cell", "Two Cells holding each other (a cycle of children)",
+       '''
+class Block(nn.Cell):
+    def construct(self, x):
+        return x
+
+a, b = Block(), Block()
+a.b = b
+b.a = a
+''', ValueError, ["Block.b.a", "cannot contain itself", "left unchanged", "Fix"], None,
+       "MindSpore 2.10 stores the cycle; its repr and Graph mode then fail with a RecursionError far from "
+       "the assignment. minims refuses the assignment, where the mistake is, and leaves both Cells as "
+       "they were."),
     _m("loss-float-labels", "cell", "Float labels for a sparse cross-entropy",
        'nn.SoftmaxCrossEntropyWithLogits(sparse=True)(Tensor(np.ones((2, 3), np.float32)), Tensor([0.0, 2.0]))',
        TypeError, ["SoftmaxCrossEntropyWithLogits", "sparse=True", "Float32", "Fix"]),
@@ -347,18 +372,10 @@ ms.grad(lambda x: x * w, grad_position=None, weights=[w])(Tensor([1.0]))
        'ms.ParameterTuple([Parameter(Tensor([1.0]), name="w"), Parameter(Tensor([2.0]), name="w")])',
        ValueError, ["ParameterTuple", "'w'", "two different Parameters", "Fix"]),
     _m("network-duplicate-names", "parameter", "Two Parameters of a network named alike, then an optimizer",
-       '''
-class Net(nn.Cell):
-    def __init__(self):
-        super().__init__()
-        self.a = Parameter(Tensor([1.0]), name="w")
-        self.b = Parameter(Tensor([2.0]), name="w")
-
-    def construct(self, x):
-        return x * self.a * self.b
-
-nn.SGD(Net().trainable_params(), learning_rate=0.1)
-''', ValueError, ["SGD", "['w']", "more than once", "Fix"]),
+       _TWO_W + '\nnn.SGD(Net().trainable_params(), learning_rate=0.1)',
+       ValueError, ["SGD", "['w']", "more than once", "Fix"]),
+    _m("network-duplicate-names-check", "parameter", "Two Parameters of a network named alike, checked",
+       _TWO_W + '\nNet().check_names()', ValueError, ["The value of b", "its name 'w' already exists", "Fix"]),
 
     # ----- initializers ----------------------------------------------------------------------------
     _m("initializer-misspelt", "initializer", "A misspelt initializer name",

@@ -10,13 +10,17 @@ from collections import OrderedDict
 from ... import ops
 from ...common.tensor import _describe
 from ..cell import Cell
+from ..cell_tree import check_no_cycle
 
 __all__ = ["SequentialCell", "CellList"]
 
 
-def _check_cell(owner, value):
+def _check_cell(owner, value, name="?"):
+    """A Cell that may join ``owner`` as child ``name`` — checked before the container changes, since
+    an insertion renumbers every child and must not be left half done."""
     if not isinstance(value, Cell):
-        raise TypeError(f"{owner}: every element must be a Cell, but got {_describe(value)}.")
+        raise TypeError(f"{type(owner).__name__}: every element must be a Cell, but got {_describe(value)}.")
+    check_no_cycle(owner, name, value)
     return value
 
 
@@ -47,7 +51,7 @@ class _IndexedCells(Cell):
                 cell.__dict__["_attr_name"] = str(i)
 
     def _add(self, name: str, cell: Cell):
-        setattr(self, name, _check_cell(type(self).__name__, cell))
+        setattr(self, name, _check_cell(self, cell, name))
 
     def __len__(self):
         return len(self._cells)
@@ -99,7 +103,7 @@ class SequentialCell(_IndexedCells):
 
     def insert(self, index, cell):
         cells = list(self._cells.values())
-        cells.insert(index, _check_cell("SequentialCell", cell))
+        cells.insert(index, _check_cell(self, cell, str(index)))
         self._renumber(cells)
 
     def construct(self, input_data):
@@ -118,13 +122,16 @@ class CellList(_IndexedCells):
             self.extend(args)
 
     def extend(self, cells):
+        cells = list(cells)
+        for i, cell in enumerate(cells):       # all checked first: a refusal leaves the list as it was
+            _check_cell(self, cell, str(len(self._cells) + i))
         for cell in cells:
             self.append(cell)
         return self
 
     def insert(self, index, cell):
         cells = list(self._cells.values())
-        cells.insert(index, _check_cell("CellList", cell))
+        cells.insert(index, _check_cell(self, cell, str(index)))
         self._renumber(cells)
 
     def construct(self, *inputs):

@@ -28,13 +28,9 @@ from ...common.parameter import Parameter, ParameterTuple
 from ... import ops
 from ...common.tensor import Tensor, _describe
 from ..cell import Cell
+from ..param_names import DuplicateParameterError
 
 __all__ = ["Optimizer", "DuplicateParameterError"]
-
-
-class DuplicateParameterError(ValueError, RuntimeError):
-    """Two of an optimizer's parameters share a name: MindSpore raises ValueError ("its name 'w'
-    already exists"); a RuntimeError too, for code written against minims' earlier error."""
 
 _GROUP_KEYS = ("params", "lr", "weight_decay", "order_params", "grad_centralization")
 
@@ -70,6 +66,28 @@ def _check_float(where, name, value, minimum=0.0, strict=False):
         raise ValueError(f"{where}: {name} must be {rel} {minimum}, but got {value}. "
                          f"Fix: pass a {'positive' if strict else 'non-negative'} {name}.")
     return float(value)
+
+
+def _check_unique_names(params, where):
+    """Each Parameter once, and no two different Parameters of one name (MindSpore: ValueError "its
+    name 'w' already exists"): an optimizer keeps its state by name."""
+    seen = {}
+    ids = set()
+    for p in params:
+        other = seen.setdefault(p.name, p)
+        if other is p and id(p) not in ids:
+            ids.add(id(p))
+            continue
+        if other is p:
+            raise DuplicateParameterError(
+                f"{where}: the parameter(s) ['{p.name}'] appear more than once (the same Parameter "
+                "twice). Fix: give each Parameter to the optimizer once.")
+        raise DuplicateParameterError(
+            f"{where}: the parameter(s) ['{p.name}'] appear more than once: two different Parameters, "
+            f"{other} and {p}, are both named '{p.name}' — its name '{p.name}' already exists. "
+            "Fix: give each Parameter its own name= (net.check_names() says which attributes hold "
+            "them), or call the network once before making the optimizer: its first call renames "
+            "every Parameter to its attribute path, as in MindSpore.")
 
 
 class _LearningRate:
@@ -140,12 +158,7 @@ class Optimizer(Cell):
             raise TypeError(f"{where}: parameters must be all Parameters or all group dicts, but got "
                             f"{[type(p).__name__ for p in items]}. Fix: pass net.trainable_params(), "
                             "or wrap each tensor as Parameter(tensor, name=...).")
-        names = [p.name for p in params]
-        dup = sorted({n for n in names if names.count(n) > 1})
-        if dup:
-            raise DuplicateParameterError(
-                f"{where}: the parameter(s) {dup} appear more than once. Fix: give each "
-                "Parameter to the optimizer once (and give Parameters unique names).")
+        _check_unique_names(params, where)
         self.parameters = ParameterTuple(params)
         self._parameters = self.parameters
         self._lrs = lrs
