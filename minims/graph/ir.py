@@ -144,10 +144,26 @@ class Graph:
         g.removed = dict(self.removed)
         return g
 
+    def rewritten(self, equations, mapping: dict, pass_name: str, count: int) -> "Graph":
+        """A copy with ``equations``, every Var in ``mapping`` replaced (transitively), and
+        ``count`` more removals credited to ``pass_name`` (what every optimisation pass returns)."""
+        def sub(x):
+            while isinstance(x, Var) and x.index in mapping:
+                x = mapping[x.index]
+            return x
+        g = self.copy()
+        g.equations = [Equation(eq.prim, [sub(a) for a in eq.ins], eq.outs, eq.multiple) for eq in equations]
+        g.outputs = [sub(o) for o in self.outputs]
+        g.effects = [(p, sub(v)) for p, v in self.effects]
+        if count:                           # a pass that found nothing is not reported
+            g.removed[pass_name] = g.removed.get(pass_name, 0) + count
+        return g
+
     @property
     def reports(self) -> list:
         """What each optimisation pass did, in words."""
         words = {"constant folding": "equation(s) computed at compile time",
                  "common subexpressions": "duplicate equation(s) removed",
-                 "dead code": "unused equation(s) removed"}
+                 "dead code": "unused equation(s) removed",
+                 "algebraic simplification": "identity equation(s) (x * 1, x + 0, -(-x), ...) replaced by their input"}
         return [f"{name}: {n} {words.get(name, 'removed')}" for name, n in self.removed.items()]

@@ -1,4 +1,5 @@
-"""Graph optimisation passes: constant folding, common-subexpression elimination, dead-code elimination.
+"""Graph optimisation passes: constant folding, common-subexpression elimination, algebraic
+simplification (``simplify.py``), dead-code elimination.
 
 Each pass returns a new graph and counts what it removed in ``graph.removed``; ``graph.reports``
 says it in words, so a learner can see what each pass did.  ``optimize`` runs them until nothing changes.
@@ -12,29 +13,16 @@ import numpy as np
 
 from ..common.tensor import Tensor
 from .ir import Equation, Graph, Literal, Var
+from .simplify import simplify_algebra
 
-__all__ = ["fold_constants", "eliminate_common_subexpressions", "eliminate_dead_code", "optimize"]
+__all__ = ["fold_constants", "eliminate_common_subexpressions", "simplify_algebra", "eliminate_dead_code",
+           "optimize"]
 
 _SHAPE_ONLY = {"ZerosLike", "OnesLike"}     # their value depends on the input's type alone
 
 
 def _is_pure(prim) -> bool:
     return getattr(prim, "pure", True) and not getattr(prim, "has_effect", False)
-
-
-def _rewrite(graph: Graph, equations, mapping: dict, pass_name: str, count: int) -> Graph:
-    """A copy of ``graph`` with ``equations`` and every Var in ``mapping`` replaced."""
-    def sub(x):
-        while isinstance(x, Var) and x.index in mapping:
-            x = mapping[x.index]
-        return x
-    new_eqs = [Equation(eq.prim, [sub(a) for a in eq.ins], eq.outs, eq.multiple) for eq in equations]
-    g = graph.copy()
-    g.equations = new_eqs
-    g.outputs = [sub(o) for o in graph.outputs]
-    g.effects = [(p, sub(v)) for p, v in graph.effects]
-    g.removed[pass_name] = g.removed.get(pass_name, 0) + count
-    return g
 
 
 def fold_constants(graph: Graph) -> Graph:
@@ -59,7 +47,7 @@ def fold_constants(graph: Graph) -> Graph:
             folded += 1
         else:
             kept.append(Equation(prim, ins, eq.outs, eq.multiple))
-    return _rewrite(graph, kept, mapping, "constant folding", folded)
+    return graph.rewritten(kept, mapping, "constant folding", folded)
 
 
 def _literal_key(lit: Literal):
@@ -105,7 +93,7 @@ def eliminate_common_subexpressions(graph: Graph) -> Graph:
             if key is not None:
                 seen[key] = eq
         kept.append(Equation(eq.prim, ins, eq.outs, eq.multiple))
-    return _rewrite(graph, kept, mapping, "common subexpressions", removed)
+    return graph.rewritten(kept, mapping, "common subexpressions", removed)
 
 
 def eliminate_dead_code(graph: Graph) -> Graph:
@@ -119,15 +107,15 @@ def eliminate_dead_code(graph: Graph) -> Graph:
             live |= {a.index for a in eq.ins if isinstance(a, Var)}
     kept.reverse()
     removed = len(graph.equations) - len(kept)
-    return _rewrite(graph, kept, {}, "dead code", removed)
+    return graph.rewritten(kept, {}, "dead code", removed)
 
 
 def optimize(graph: Graph, max_rounds: int = 5) -> Graph:
-    """Run the three passes until the graph stops shrinking; the result is what executes."""
+    """Run the passes until the graph stops shrinking; the result is what executes."""
     g = graph
     for _ in range(max_rounds):
         before = len(g.equations)
-        g = eliminate_dead_code(eliminate_common_subexpressions(fold_constants(g)))
+        g = eliminate_dead_code(simplify_algebra(eliminate_common_subexpressions(fold_constants(g))))
         if len(g.equations) == before:
             break
     return g
