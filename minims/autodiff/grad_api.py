@@ -140,6 +140,9 @@ def _checked_sens(sens, flat, where) -> list:
                                f"returned {len(flat)} outputs. Fix: one sensitivity per output.")
     checked = []
     for o, s in zip(flat, sens_flat):
+        if s is None:                   # no cotangent for this output (a compiled graph's unused output)
+            checked.append(None)
+            continue
         if isinstance(s, (bool, int, float)) and isinstance(o, Tensor):
             if o.shape != ():
                 raise SensitivityError(

@@ -89,10 +89,13 @@ class TapeTrace(Trace):
                 # a constant Tensor is kept as it is now (a later t[i] = v gives it a new array)
                 primals.append(Tensor._make(a._data) if type(a) is Tensor else a)
                 parents.append(None)
-        out = dispatch(prim, primals)
+        split = None
+        if prim.forward_for_gradient is not None:      # a compiled graph: forward once, keep residuals
+            split = prim.forward_for_gradient(primals, tuple(p is not None for p in parents))
+        out, rule = split if split is not None else (dispatch(prim, primals), prim)
         if not prim.differentiable:
             return out
-        node = Node(prim, primals, parents, out)
+        node = Node(rule, primals, parents, out)
         self.tape.append(node)
         if isinstance(out, tuple):
             return tuple(_box(self, o, node, i) if isinstance(o, Tensor) else o
@@ -136,7 +139,8 @@ class TapeTrace(Trace):
                 continue
             node.cot = None
             if isinstance(node.out, tuple):
-                dout = tuple(c if c is not None else _zeros_for(o) for c, o in zip(cot, node.out))
+                missing = None if node.prim.takes_missing_cotangents else _zeros_for
+                dout = tuple(c if c is not None or missing is None else missing(o) for c, o in zip(cot, node.out))
             else:
                 dout = cot[0]
             if naming_rules:

@@ -18,12 +18,13 @@ import numpy as np
 
 from ..autodiff.grad_api import vjp_call
 from ..common import undo
-from ..interpreters.stack import bind
+from ..interpreters.stack import bind, dispatch
 from ..primitives.base import Primitive, wants_grad
 from ..common.tensor import Tensor
 from .executor import Plan
 from .ir import Graph, Var
 from .passes import optimize
+from .residuals import split_for_gradient
 from .staging import current_trace, trace_to_graph
 
 __all__ = ["GraphCall", "interpret", "backward_graph"]
@@ -64,11 +65,13 @@ class GraphCall(Primitive):
     """One compiled graph as a primitive (see the module docstring)."""
 
     skips_unneeded_grads = True      # bprop differentiates only the inputs that need a gradient
+    takes_missing_cotangents = True  # ... from only the outputs a cotangent reached
 
     def __init__(self, graph: Graph):
         self.graph = graph
         self._plan = None
         self._backward = {}         # the inputs whose gradients are needed -> their backward graph
+        self._splits = {}           # the inputs being differentiated -> (forward call, ResidualSplit) or None
 
     @property
     def name(self) -> str:
@@ -95,6 +98,25 @@ class GraphCall(Primitive):
     def inline(self, args):
         return interpret(self.graph, args)
 
+    def forward_for_gradient(self, args, needed):
+        """Run the forward graph that also returns the residuals; the node's rule then runs only
+        the backward equations on them (``residuals.py``).  None where the graph cannot be split."""
+        positions = tuple(i for i, flag in enumerate(needed) if flag)
+        if not positions:
+            return None
+        if positions not in self._splits:
+            split = split_for_gradient(self.graph, positions)
+            self._splits[positions] = None if split is None else (GraphCall(split.forward), split)
+        entry = self._splits[positions]
+        if entry is None:
+            return None
+        forward, split = entry
+        flat = dispatch(forward, list(args))
+        flat = flat if isinstance(flat, tuple) else (flat,)
+        k = split.n_outputs
+        out = flat[0] if k == 1 else tuple(flat[:k])
+        return out, _ResidualRule(self, split, flat[k:])
+
     def bprop(self, *args):
         n = len(self.graph.inputs)
         ins, dout = args[:n], args[-1]
@@ -104,12 +126,14 @@ class GraphCall(Primitive):
         wanted = tuple(i for i in range(n) if wants_grad(i))
         if not wanted:
             return (None,) * n
-        if wanted not in self._backward:
-            self._backward[wanted] = GraphCall(backward_graph(self.graph, wanted))
-        backward = self._backward[wanted]
+        reached = tuple(d is not None for d in douts)
+        key = (wanted, reached)
+        if key not in self._backward:
+            self._backward[key] = GraphCall(backward_graph(self.graph, wanted, reached))
+        backward = self._backward[key]
         # the backward graph may read Parameters of its own (a custom bprop Cell's construct, re-run
         # while it is staged, reads self.w directly): they are its implicit inputs, fed as jit does
-        grads = bind(backward, *ins, *douts, *backward.graph.implicit)
+        grads = bind(backward, *ins, *(d for d in douts if d is not None), *backward.graph.implicit)
         grads = grads if isinstance(grads, tuple) else (grads,)
         out = [None] * n
         for i, g in zip(wanted, grads):
@@ -117,20 +141,64 @@ class GraphCall(Primitive):
         return tuple(out)
 
 
-def backward_graph(graph: Graph, positions: tuple | None = None) -> Graph:
+def backward_graph(graph: Graph, positions: tuple | None = None, reached: tuple | None = None) -> Graph:
     """The graph of ``(inputs, output cotangents) -> the gradients of the inputs at ``positions``
-    (all by default)``, optimised."""
+    (all by default)``, optimised.  ``reached`` flags the outputs that have a cotangent (all by
+    default); the others get none, so rules fed only by them do not run."""
     n = len(graph.inputs)
     positions = tuple(range(n)) if positions is None else positions
+    reached = (True,) * len(graph.outputs) if reached is None else reached
 
     def grad_of_graph(*flat):
-        ins, douts = flat[:n], flat[n:]
+        ins, given = flat[:n], iter(flat[n:])
+        douts = [next(given) if r else None for r in reached]
         _, grads, _ = vjp_call(lambda *a: interpret(graph, a, effects=False), ins, positions, (),
-                               sens=list(douts), where=f"grad of graph '{graph.name}'")
+                               sens=douts, where=f"grad of graph '{graph.name}'")
         return tuple(grads)
 
     examples = [Tensor._make(np.zeros(v.shape, v.dtype.np_dtype)) for v in graph.inputs]
     examples += [Tensor._make(np.zeros(o.shape, o.dtype.np_dtype)) if isinstance(o, Var)
-                 else Tensor._make(np.zeros_like(o.value._data)) for o in graph.outputs]
+                 else Tensor._make(np.zeros_like(o.value._data)) for o, r in zip(graph.outputs, reached) if r]
     raw = trace_to_graph(grad_of_graph, examples, name=f"{graph.name}_grad")
     return optimize(raw)
+
+
+class _ResidualRule:
+    """The tape's rule for one compiled-graph application run by ``forward_for_gradient``: the
+    backward graph applied to the residuals that forward returned."""
+
+    differentiable = True
+    skips_unneeded_grads = True
+    takes_missing_cotangents = True
+
+    def __init__(self, call: GraphCall, split, residuals):
+        self.call, self.split, self.residuals = call, split, residuals
+
+    @property
+    def name(self) -> str:
+        return self.call.name
+
+    @property
+    def graph(self):                    # what check_nan names: the compiled graph being differentiated
+        return self.call.graph
+
+    def bprop(self, *args):
+        n = len(self.call.graph.inputs)
+        dout = args[-1]
+        douts = dout if isinstance(dout, tuple) else (dout,)
+        if any(d is None for d in douts):
+            # the split assumed every output gets a cotangent; for fewer, a custom bprop that ignores
+            # its dout must not run: the replaying backward graph leaves those outputs out
+            return self.call.bprop(*args)
+        wanted = tuple(i for i in self.split.positions if wants_grad(i))
+        if not wanted:
+            return (None,) * n
+        key = ("residuals", self.split.positions, wanted)
+        if key not in self.call._backward:
+            self.call._backward[key] = GraphCall(self.split.backward_for(wanted))
+        grads = bind(self.call._backward[key], *self.residuals, *douts)
+        grads = grads if isinstance(grads, tuple) else (grads,)
+        out = [None] * n
+        for i, g in zip(wanted, grads):
+            out[i] = g
+        return tuple(out)

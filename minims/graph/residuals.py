@@ -111,7 +111,7 @@ def _partial_evaluate(joint: Graph, n: int, k: int, name: str, positions: tuple)
     forward = Graph(f"{name}_forward", ins, known_eqs, list(outputs) + residuals,
                     _tuple_tree(k + len(residuals)), [], [], n)
     forward = eliminate_dead_code(forward)
-    backward = Graph(f"{name}_backward", residuals + list(cotangents), unknown_eqs, list(grads),
+    backward = Graph(f"{name}_grad", residuals + list(cotangents), unknown_eqs, list(grads),
                      _tuple_tree(len(grads)), [], [], len(residuals) + len(cotangents))
     backward = eliminate_dead_code(backward)
     return ResidualSplit(forward, backward, k, positions)

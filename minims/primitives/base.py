@@ -120,6 +120,16 @@ class Primitive:
     #: Optional ``batch(self, args, dims, size)``: the batching rule of ``vmap`` (module docstring).
     batch = None
 
+    #: True when ``bprop`` of a primitive with several outputs takes None for an output that no
+    #: cotangent reached (instead of zeros): a compiled graph then leaves that output out of its
+    #: backward pass, as the tape would — a custom bprop that ignores ``dout`` must not run for it.
+    takes_missing_cotangents = False
+
+    #: Optional ``forward_for_gradient(self, args, needed)``: for a gradient level, the output together
+    #: with the rule that differentiates it from what this forward kept (a compiled graph's residuals,
+    #: ``graph/residuals.py``), as ``(out, rule)``; or None, and the tape records the primitive itself.
+    forward_for_gradient = None
+
     def __init__(self, name: str | None = None):
         if name is not None:
             if not isinstance(name, str):       # ops.ReLU(x): the input given to the constructor
