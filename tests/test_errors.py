@@ -4,6 +4,8 @@ import pytest
 
 import minims as ms
 from minims import Parameter, ParameterTuple, Tensor, ops
+from minims.autodiff.tape import GradientError
+from minims.primitives.base import Primitive
 from minims.testing import leftover_state
 
 
@@ -60,3 +62,33 @@ def test_duplicate_names_in_parameter_tuple():
     a, b = Parameter(Tensor([1.0]), name="w"), Parameter(Tensor([2.0]), name="w")
     with pytest.raises(ValueError, match="'w'"):
         ParameterTuple([a, b])
+
+
+def _wrong_shape_rule(cls_attrs):
+    class Doubler(Primitive):
+        def impl(self, x):
+            return x * 2
+
+        def bprop(self, x, out, dout):
+            return (ops.sum(dout),)          # a scalar for a vector input: the wrong shape
+    for k, v in cls_attrs.items():
+        setattr(Doubler, k, v)
+    return Doubler()
+
+
+def test_a_user_primitive_rule_of_the_wrong_shape_is_refused():
+    prim = _wrong_shape_rule({})
+    with pytest.raises(GradientError, match=r"Doubler.bprop: gradient 0 has shape \[\], but input 0 has shape \[2\]"):
+        ms.grad(lambda x: prim(x).sum())(Tensor([1.0, 2.0]))
+
+
+def test_built_in_rules_are_checked_when_every_rule_is_asked_for():
+    """Built-in rules skip the per-call check; the property tests switch it on for the whole table."""
+    from minims.autodiff import tape
+    prim = _wrong_shape_rule({"checks_rule_results": False})
+    tape.check_every_rule = True
+    try:
+        with pytest.raises(GradientError, match="gradient 0 has shape"):
+            ms.grad(lambda x: prim(x).sum())(Tensor([1.0, 2.0]))
+    finally:
+        tape.check_every_rule = False

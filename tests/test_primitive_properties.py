@@ -30,6 +30,7 @@ from hypothesis.extra import numpy as hnp
 
 import minims as ms
 from minims import Tensor, ops
+from minims.autodiff import tape
 from minims.primitives.base import NoGradientRule, Primitive
 from minims.testing import check_grads
 
@@ -42,6 +43,15 @@ SETTINGS = settings(
     print_blob=True,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
 )
+
+
+@pytest.fixture(autouse=True)
+def every_rule_checked():
+    """Built-in rules skip the tape's per-call result check for speed; here every rule's gradient
+    count and shapes are checked, over the whole table."""
+    tape.check_every_rule = True
+    yield
+    tape.check_every_rule = False
 
 
 # ----- value strategies ---------------------------------------------------------------------------

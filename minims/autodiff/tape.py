@@ -17,7 +17,11 @@ from ..interpreters.stack import Trace, Tracer, dispatch, MinimsError
 from ..primitives.base import run_bprop
 from ..common.tensor import Tensor
 
-__all__ = ["TapeTrace", "TapeTracer", "Node", "GradientError"]
+__all__ = ["TapeTrace", "TapeTracer", "Node", "GradientError", "check_every_rule"]
+
+#: True: check every rule's result (count and shapes), the built-in ones too.  The property tests
+#: over the primitive table set it; otherwise only user rules (``checks_rule_results``) are checked.
+check_every_rule = False
 
 
 class GradientError(MinimsError, RuntimeError):
@@ -150,7 +154,8 @@ class TapeTrace(Trace):
                 grads = run_bprop(node.prim, needed, (*node.args, node.out, dout))
             else:
                 grads = node.prim.bprop(*node.args, node.out, dout)
-            grads = _check_rule_result(node, grads)
+            if node.prim.checks_rule_results or check_every_rule:
+                grads = _check_rule_result(node, grads)
             for parent, g in zip(node.parents, grads):
                 if parent is not None and g is not None:
                     _accumulate(parent[0], parent[1], g)

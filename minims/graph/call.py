@@ -170,6 +170,7 @@ class _ResidualRule:
     differentiable = True
     skips_unneeded_grads = True
     takes_missing_cotangents = True
+    checks_rule_results = True          # one check per compiled call: cheap, and a graph may hold user rules
 
     def __init__(self, call: GraphCall, split, residuals):
         self.call, self.split, self.residuals = call, split, residuals

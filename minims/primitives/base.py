@@ -120,6 +120,12 @@ class Primitive:
     #: Optional ``batch(self, args, dims, size)``: the batching rule of ``vmap`` (module docstring).
     batch = None
 
+    #: False for the built-in rules of ``minims.primitives`` (the property tests check them over the
+    #: whole table with ``tape.check_every_rule``): the tape then skips the per-call check that a rule
+    #: returned one gradient per input, shaped like it.  A user's Primitive, a custom bprop and
+    #: a hook keep the check, and its clear error.
+    checks_rule_results = True
+
     #: True when ``bprop`` of a primitive with several outputs takes None for an output that no
     #: cotangent reached (instead of zeros): a compiled graph then leaves that output out of its
     #: backward pass, as the tape would — a custom bprop that ignores ``dout`` must not run for it.
