@@ -14,9 +14,12 @@ are drawn.  The presets are the spaces the differential tests (``tests/test_fuzz
 =================  =================================================================================
 ``BASIC``          elementwise ops with broadcasting, reductions, matmul, shapes, select, softmax
 ``MODES``          ``BASIC`` plus integer inputs, nested ``grad`` lines, custom ``bprop`` Cells (both
-                   correct rules and a deliberately different one), dense and NN layers
+                   correct rules and a deliberately different one), dense and NN layers, indexing by
+                   Tensors (an int index Tensor input, a constant index or mask, a mask computed from
+                   values), in-place writes ``y[k] = v`` into intermediates, values coming back from
+                   a compiled function in a dict/tuple/list, and outputs returned in such structures
 ``GRADS``          ``MODES`` without the deliberately different rule, in float64 with inputs kept
-                   further from singular points (finite differences need that)
+                   further from singular points (finite differences need that), outputs flat
 ``SPECIAL``        programs with custom rules and backward hooks, checked against what the rule says
 ``FAST``           NCHW inputs through conv / pooling / batch norm / dense / softmax cross-entropy,
                    float32 or float64 (the primitives that have Numba kernels)
@@ -50,14 +53,14 @@ import numpy as np
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
-from minims import Parameter, Tensor, nn, ops
+from minims import Parameter, Tensor, jit, nn, ops
 from minims import dtype as mstype
 from minims.primitives import nn as P
 
 __all__ = ["Space", "Meta", "Step", "Special", "Program", "ProgramCell", "programs", "with_weights",
            "near_a_kink", "BASIC", "MODES", "GRADS", "SPECIAL", "FAST", "SYMBOLIC",
            "SquareWithBprop", "SigmoidWithBprop", "MulWithBprop", "SpikeWithSurrogate",
-           "SinWithTripledRule", "TanhWithScaledHook", "scaling_hook", "scaled_identity"]
+           "SinWithTripledRule", "TanhWithScaledHook", "scaling_hook", "scaled_identity", "split_parts"]
 
 
 # ===== what the generator knows about a value ========================================================
@@ -85,7 +88,8 @@ class Space:
     ``values``: ``"drawn"`` (Hypothesis picks every element: simple numbers, repeats, ties) or
     ``"random"`` (a seeded generator: continuous values, no ties); ``min_lo``/``max_bound``: the
     safe domain; ``steps``/``inputs``: how many lines and first inputs; ``specials``: which custom
-    rules and hooks a ``special`` line may use; ``need``: kinds of line every program must contain.
+    rules and hooks a ``special`` line may use; ``need``: kinds of line every program must contain;
+    ``structured``: the outputs may come back in a dict or a tuple holding a list (``Program.form``).
     """
 
     kinds: tuple
@@ -100,6 +104,7 @@ class Space:
     inputs: tuple = (1, 3)
     specials: tuple = ()
     need: tuple = ()
+    structured: bool = False
 
 
 BASIC_KINDS = ("unary", "unary", "binary", "binary", "scalar", "reduce", "matmul", "reshape",
@@ -110,13 +115,14 @@ ALL_SPECIALS = ("square_bprop", "sigmoid_bprop", "mul_bprop", "spike_surrogate",
 CORRECT_BPROPS = ("square_bprop", "sigmoid_bprop", "mul_bprop")
 
 BASIC = Space(kinds=BASIC_KINDS)
-MODES = Space(kinds=BASIC_KINDS + ("int", "inner_grad", "special", "dense") + NN_KINDS,
+INDEX_KINDS = ("index", "index", "write", "write", "escape")
+MODES = Space(kinds=BASIC_KINDS + ("int", "inner_grad", "special", "dense") + NN_KINDS + INDEX_KINDS,
               dtypes=("float32", "float64"), ints=True, nchw=0.3, steps=(1, 7),
-              specials=CORRECT_BPROPS + ("spike_surrogate", "tripled_rule"))
+              specials=CORRECT_BPROPS + ("spike_surrogate", "tripled_rule"), structured=True)
 GRADS = replace(MODES, dtypes=("float64",), values="random", min_lo=0.2, max_bound=1e3,
-                specials=CORRECT_BPROPS)
+                specials=CORRECT_BPROPS, structured=False)
 SPECIAL = replace(MODES, dtypes=("float64",), values="random", min_lo=0.2, max_bound=1e3,
-                  specials=ALL_SPECIALS, need=("special",), steps=(2, 6))
+                  specials=ALL_SPECIALS, need=("special",), steps=(2, 6), structured=False)
 FAST = Space(kinds=("unary", "binary", "scalar", "reduce") + NN_KINDS * 2, nchw=1.0,
              dtypes=("float32", "float64"), values="random", shapes=((3,), ()), inputs=(1, 2),
              steps=(2, 7), need=("fast",), min_lo=0.1, max_bound=1e3)
@@ -153,11 +159,21 @@ class Step:
     ``decision(*arrays)``: for a line with a kink, the discrete choice it makes at its operands'
     values (which side of relu's kink, which maximum, which branch), as an array; ``None`` for a
     smooth line.  ``tags``: ``"fast"`` (a primitive with a Numba kernel), ``"nosym"`` (no SymPy rule).
+    ``before``/``after``: statements printed before and after the line (``{v}`` in them and in
+    ``text`` is the line's own name): a write ``v5[i] = ...`` after ``v5 = ops.mul(v2, 1)``.
     """
 
-    def __init__(self, text, fn, operands, decision=None, tags=(), special=None):
+    def __init__(self, text, fn, operands, decision=None, tags=(), special=None, before=(), after=()):
         self.text, self.fn, self.operands = text, fn, list(operands)
         self.decision, self.tags, self.special = decision, frozenset(tags), special
+        self.before, self.after = tuple(before), tuple(after)
+
+    def lines(self, name: str) -> list:
+        """The source lines of the step, its value named ``name``."""
+        if not (self.before or self.after):
+            return [f"{name} = {self.text}"]
+        return ([b.format(v=name) for b in self.before] + [f"{name} = {self.text.format(v=name)}"]
+                + [a.format(v=name) for a in self.after])
 
 
 class Input:
@@ -266,8 +282,9 @@ def _tripled_sin(x):
 class Program:
     """A random straight-line program; ``repr`` is its Python source."""
 
-    def __init__(self, nodes, outputs, dtype):
+    def __init__(self, nodes, outputs, dtype, form="flat"):
         self.nodes, self.outputs, self.dtype = nodes, tuple(outputs), dtype
+        self.form = form            # "flat": a value or a tuple; "dict" / "nested": see _packed
         self.inputs = [n for n in nodes if isinstance(n, Input)]
         self.input_metas = [n.meta for n in self.inputs]
         self.steps = [n for n in nodes if isinstance(n, Step)]
@@ -314,7 +331,15 @@ class Program:
             else:               # frozen: F(a0) + S(a) - S(a0), whose derivative at a = a0 is S'(a0)
                 a0 = base[k]
                 env.append(ops.add(sp.forward(*a0), ops.sub(sp.surrogate(*operands), sp.surrogate(*a0))))
-        outs = tuple(env[i] for i in self.outputs)
+        return self._packed(tuple(env[i] for i in self.outputs))
+
+    def _packed(self, outs):
+        """The outputs in the program's form: ``{"y": first, "rest": [others]}`` ("dict"), ``(first,
+        [others])`` ("nested"), else the value or a flat tuple."""
+        if self.form == "dict":
+            return {"y": outs[0], "rest": list(outs[1:])}
+        if self.form == "nested":
+            return (outs[0], list(outs[1:]))
         return outs[0] if len(outs) == 1 else outs
 
     def variant(self, name):
@@ -357,8 +382,10 @@ class Program:
     def __repr__(self):
         names = [f"v{k}" for k, n in enumerate(self.nodes) if isinstance(n, Input)]
         lines = [f"def program({', '.join(names)}):   # {self.dtype}"]
-        lines += [f"    v{k} = {n.text}" for k, n in enumerate(self.nodes) if isinstance(n, Step)]
-        lines.append(f"    return {', '.join(f'v{i}' for i in self.outputs)}")
+        lines += [f"    {line}" for k, n in enumerate(self.nodes) if isinstance(n, Step) for line in n.lines(f"v{k}")]
+        first, rest = f"v{self.outputs[0]}", ", ".join(f"v{i}" for i in self.outputs[1:])
+        returned = {"dict": f'{{"y": {first}, "rest": [{rest}]}}', "nested": f"({first}, [{rest}])"}
+        lines.append(f"    return {returned.get(self.form, ', '.join(f'v{i}' for i in self.outputs))}")
         return "\n".join(lines)
 
     def reproducer(self, args) -> str:
@@ -525,6 +552,16 @@ class _Draw:
             return None
         return cands[len(cands) - 1 - self.draw(st.integers(0, len(cands) - 1))]
 
+    def broadcast(self, *indices):
+        """The shape the values at ``indices`` broadcast to; None when one is missing (None) or
+        their shapes do not broadcast."""
+        if any(i is None for i in indices):
+            return None
+        try:
+            return tuple(np.broadcast_shapes(*(self.metas[i].shape for i in indices)))
+        except ValueError:
+            return None
+
     def image_operand(self):
         """``(index, Meta)`` of an earlier 4-D (NCHW) value, or ``(None, None)``."""
         i = self.operand(ndim=(4,))
@@ -563,11 +600,8 @@ def _draw_binary(d: _Draw):
     mixed = space.ints and name in INT_BINARY and draw(st.booleans())
     i = d.operand(first_pos, kind=None if mixed else "f")
     j = d.operand(second_pos, kind=None if mixed else "f")
-    if i is None or j is None:
-        return None
-    try:
-        shape = tuple(np.broadcast_shapes(metas[i].shape, metas[j].shape))
-    except ValueError:
+    shape = d.broadcast(i, j)
+    if shape is None:
         return None
     out = rule(metas[i], metas[j])
     kind_out = "i" if metas[i].kind == metas[j].kind == "i" else "f"
@@ -957,6 +991,139 @@ def _draw_batchnorm(d: _Draw):
     return Step(text, bn, [i, scale, bias], tags=("fast", "nosym")), Meta(m.shape, bound)
 
 
+# ----- indexing by Tensors, in-place writes, values escaping a compiled function ---------------------------
+def _index_text(index) -> str:
+    """Python source for a constant index: an int, a slice ``a:b``, or a constant Tensor."""
+    if isinstance(index, slice):
+        return f"{index.start}:{index.stop}"
+    if isinstance(index, np.ndarray):
+        return f"Tensor(np.array({index.tolist()!r}))"
+    return repr(index)
+
+
+def _index_value(index):
+    return Tensor(index) if isinstance(index, np.ndarray) else index
+
+
+def _draw_axis0_index(d: _Draw, n, allow_input=True):
+    """An index along an axis of size ``n``: ``("input", position)`` — an int index Tensor passed as
+    a new program input, negative and repeated positions allowed —, or ``("constant", index)``: an
+    int, a slice, a constant int Tensor, or a constant Bool mask with at least one True."""
+    draw = d.draw
+    how = draw(st.sampled_from(["input", "input", "int", "slice", "tensor", "mask"] if allow_input else
+                               ["int", "slice", "tensor", "mask"]))
+    if how == "input":
+        shape = draw(st.sampled_from([(), (1,), (2,), (3,)]))
+        return "input", d.add_input(Meta(shape, n, None, "i"), -n, n - 1)
+    if how == "int":
+        return "constant", draw(st.integers(-n, n - 1))
+    if how == "slice":
+        start = draw(st.integers(0, n - 1))
+        return "constant", slice(start, draw(st.integers(start + 1, n)))
+    if how == "tensor":
+        return "constant", np.asarray(draw(st.lists(st.integers(-n, n - 1), min_size=1, max_size=3)))
+    mask = draw(st.lists(st.booleans(), min_size=n, max_size=n))
+    mask[draw(st.integers(0, n - 1))] = True
+    return "constant", np.asarray(mask)
+
+
+def _draw_index(d: _Draw):
+    """Indexing by a Tensor along axis 0 (``v[i]``: an int index Tensor input, or a constant index
+    or mask), ``ops.gather`` along some axis with an index input, or the sum of the entries a mask
+    computed from values selects (a shape that depends on values, summed)."""
+    draw, metas = d.draw, d.metas
+    i = d.operand(ndim=(1, 2, 3, 4))
+    if i is None:
+        return None
+    m = metas[i]
+    how = draw(st.sampled_from(["getitem", "getitem", "gather", "data_mask"]))
+    if how == "gather":
+        axis = draw(st.integers(0, len(m.shape) - 1))
+        n = m.shape[axis]
+        shape = draw(st.sampled_from([(), (1,), (2,), (3,)]))
+        k = d.add_input(Meta(shape, n - 1, None, "i"), 0, n - 1)        # MindSpore's range: [0, n)
+        out = m.shape[:axis] + shape + m.shape[axis + 1:]
+        return (Step(f"ops.gather(v{i}, v{k}, {axis})", lambda x, idx, axis=axis: ops.gather(x, idx, axis), [i, k]),
+                Meta(out, m.bound, m.lo))
+    if how == "data_mask":
+        j = d.operand(pred=lambda mj: mj.shape == m.shape)
+        if j is None:
+            return None
+        text = f"ops.ReduceSum()(v{i}[ops.gt(v{j}, 0.0)], ())"
+        return (Step(text, lambda x, y: ops.ReduceSum()(x[ops.gt(y, 0.0)], ()), [i, j],
+                     lambda x, y: np.asarray(y) > 0),
+                Meta((), m.bound * int(np.prod(m.shape))))
+    kind, index = _draw_axis0_index(d, m.shape[0])
+    if kind == "input":
+        out = metas[index].shape + m.shape[1:]
+        return Step(f"v{i}[v{index}]", lambda x, idx: x[idx], [i, index]), Meta(out, m.bound, m.lo)
+    value = _index_value(index)
+    out = np.empty(m.shape, np.int8)[index].shape
+    return (Step(f"v{i}[{_index_text(index)}]", lambda x, value=value: x[value], [i]), Meta(out, m.bound, m.lo))
+
+
+def _draw_write(d: _Draw):
+    """An in-place write into an intermediate: ``y = x * 1`` then ``y[index] = ...`` along axis 0
+    (SetItem, differentiated), with a number or entries of ``y`` itself scaled; the index constant
+    or an int index Tensor input (a repeated position: the last write wins)."""
+    draw, metas = d.draw, d.metas
+    i = d.operand(ndim=(1, 2, 3, 4))
+    if i is None:
+        return None
+    m = metas[i]
+    n = m.shape[0]
+    kind, index = _draw_axis0_index(d, n)
+    index_text = f"v{index}" if kind == "input" else _index_text(index)
+    c = draw(st.sampled_from(SCALARS))
+    if draw(st.booleans()):                                 # a number written
+        source, value_text = None, repr(c)
+        bound, lo = max(m.bound, abs(c)), (min(m.lo, c) if m.lo and c > 0 else None)
+    else:                                                   # a row of y itself, scaled
+        source = draw(st.integers(0, n - 1))
+        value_text = f"{{v}}[{source}] * {c}"
+        bound, lo = m.bound * max(1.0, abs(c)), (min(m.lo, m.lo * c) if m.lo and c > 0 else None)
+
+    def write(x, *given, index=_index_value(index), source=source, c=c):
+        y = ops.mul(x, 1)
+        y[given[0] if given else index] = c if source is None else y[source] * c
+        return y
+    operands = [i, index] if kind == "input" else [i]
+    return (Step("ops.mul(v%d, 1)" % i, write, operands, after=(f"{{v}}[{index_text}] = {value_text}",)),
+            Meta(m.shape, bound, lo))
+
+
+@jit
+def split_parts(a, b):
+    """A compiled function whose results come back in a structure: a dict holding a Tensor and a tuple
+    that holds a list (with ``b`` itself: an input returned as it is)."""
+    return {"scaled": a * 2.0, "parts": (ops.tanh(b), [a - b, b])}
+
+
+#: What a line does with the structure ``split_parts`` returned: (source, function, bound rule).
+ESCAPE_USES = {
+    "sum": ('ops.add({v}_parts["scaled"], {v}_parts["parts"][1][0])',
+            lambda r: ops.add(r["scaled"], r["parts"][1][0]), lambda a, b: 3 * a.bound + b.bound),
+    "product": ('ops.mul({v}_parts["parts"][0], {v}_parts["parts"][1][1])',
+                lambda r: ops.mul(r["parts"][0], r["parts"][1][1]), lambda a, b: b.bound),
+    "difference": ('{v}_parts["parts"][1][0]', lambda r: r["parts"][1][0], lambda a, b: a.bound + b.bound),
+}
+
+
+def _draw_escape(d: _Draw):
+    """Values that escape a compiled function inside a dict/tuple/list and are used after the call."""
+    draw, metas = d.draw, d.metas
+    i, j = d.operand(), d.operand()
+    shape = d.broadcast(i, j)
+    if shape is None:
+        return None
+    use = draw(st.sampled_from(sorted(ESCAPE_USES)))
+    text, pick, bound = ESCAPE_USES[use]
+    out = metas[j].shape if use == "product" else shape
+    return (Step(text, lambda a, b, pick=pick: pick(split_parts(a, b)), [i, j],
+                 before=(f"{{v}}_parts = split_parts(v{i}, v{j})",), tags=("nosym",)),
+            Meta(out, bound(metas[i], metas[j])))
+
+
 #: How each kind of line is drawn: ``kind -> drawer(d)`` returning ``(Step, Meta)``, or None when no
 #: earlier value fits.
 _DRAWERS = {
@@ -966,6 +1133,7 @@ _DRAWERS = {
     "inner_grad": _draw_inner_grad, "special": _draw_special,
     "dense": _draw_dense, "flatten": _draw_flatten, "xent": _draw_xent, "conv": _draw_conv,
     "pool": _draw_pool, "batchnorm": _draw_batchnorm,
+    "index": _draw_index, "write": _draw_write, "escape": _draw_escape,
 }
 
 
@@ -1044,7 +1212,8 @@ def programs(draw, space=BASIC):
         d.nodes.append(Step(f"ops.cast(v{last}, ms.{dtype})", lambda a, dt=getattr(mstype, dtype): ops.cast(a, dt), [last]))
         d.metas.append(Meta(d.metas[last].shape, d.metas[last].bound))
         outputs = (len(d.nodes) - 1,) + outputs[1:]
-    program = Program(d.nodes, outputs, dtype)
+    form = draw(st.sampled_from(["flat", "flat", "dict", "nested"])) if space.structured else "flat"
+    program = Program(d.nodes, outputs, dtype, form)
     rng = np.random.default_rng(draw(st.integers(0, 2 ** 32 - 1))) if space.values == "random" else None
     args = tuple(_input_values(draw, space, node, dtype, rng) for node in program.inputs)
     return program, args

@@ -27,9 +27,8 @@ import minims as ms
 import minims.nn as nn
 from minims import Tensor, ops
 from minims.autodiff.hooks import HookBackward
-from minims.batching.trace import BatchedValueError, BatchTracer
+from minims.batching.trace import BatchTracer
 from minims.interpreters import stack
-from minims.graph import StaticGraphError
 from minims.primitives import activation as A
 from minims.primitives import array as R
 from minims.primitives import compare as C
@@ -585,21 +584,21 @@ def test_print_inside_vmap_prints_every_example(capsys):
 
 
 # ----- regressions ------------------------------------------------------------------------------------------------
-def test_a_batched_index_is_refused_not_read_from_the_first_example():
-    """An index Tensor is static (its values are read when the index is built).  Under vmap a batched
-    index stands for one index per example; it used to be read from the first example and applied to
-    every example (a silently wrong result), and inside ``jit`` an argument used as an index was read
-    as zeros.  Now both raise; an unbatched index works as before."""
+def test_a_batched_index_takes_each_examples_own_index():
+    """Under vmap a batched index stands for one index per example.  It used to be read from the
+    first example and applied to every example (a silently wrong result), then it was refused; the
+    index Tensor is now an operand of the primitive, so each example takes its own index (the loop
+    rule), and inside ``jit`` an argument used as an index is each call's index, not zeros."""
     xs = Tensor(np.arange(12.0).reshape(3, 4))
     idx = Tensor(np.array([[0, 1], [2, 3], [1, 1]]))
-    with pytest.raises(BatchedValueError, match="index"):
-        ms.vmap(lambda x, i: x[i])(xs, idx)
-    with pytest.raises(BatchedValueError, match="index"):
-        ms.vmap(lambda x, i: ops.gather(x, i, 0))(xs, idx)
+    examples = [(xs[k], idx[k]) for k in range(3)]
+    check_vmap(lambda x, i: x[i], examples, exact=True)
+    check_vmap(lambda x, i: ops.gather(x, i, 0), examples, exact=True)
+    check_vmap(lambda x, i: x[i], [(xs[0], idx[k]) for k in range(3)], (None, 0), exact=True)
     check_vmap(lambda x, i: x[i], [(xs[k], idx[0]) for k in range(3)], (0, None), exact=True)
-    # the same root cause in a graph being compiled: a placeholder's values are zeros, not the index
-    with pytest.raises(StaticGraphError, match="cannot read the value"):
-        ms.jit(lambda x, i: x[i])(xs, idx[0])
+    expected = np.arange(12.0).reshape(3, 4)[np.arange(3)[:, None], idx.asnumpy()]
+    np.testing.assert_array_equal(ms.vmap(lambda x, i: x[i])(xs, idx).asnumpy(), expected)
+    np.testing.assert_array_equal(ms.jit(lambda x, i: x[i])(xs[0], idx[1]).asnumpy(), [2.0, 3.0])
 
 
 def test_labels_out_of_range_in_any_example_are_refused():

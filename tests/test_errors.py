@@ -27,7 +27,8 @@ def f32(*shape):
     (lambda: ops.transpose(f32(2, 3), (0, 0)), ValueError, ["Transpose", "permutation"]),
     (lambda: ops.squeeze(f32(2, 3), 0), ValueError, ["Squeeze", "size 2"]),
     (lambda: ops.select(f32(2), f32(2), f32(2)), TypeError, ["Select", "Bool"]),
-    (lambda: ops.gather(f32(3, 2), Tensor([5]), 0), ValueError, ["Gather", "5"]),
+    # MindSpore 2.10: RuntimeError "For 'Gather', the 'input_indices' should be in the range [0, 3)"
+    (lambda: ops.gather(f32(3, 2), Tensor([5]), 0), RuntimeError, ["Gather", "5", "out of range", "Fix"]),
     (lambda: ops.fill(ms.float32, (2,), "x"), TypeError, ["Fill", "str"]),
     (lambda: ops.cast(f32(2), "complex"), TypeError, ["dtype"]),
     (lambda: Parameter(Tensor([1.0]), name=3), TypeError, ["name", "string"]),

@@ -159,7 +159,8 @@ def backward_graph(graph: Graph, positions: tuple | None = None, reached: tuple 
     examples = [Tensor._make(np.zeros(v.shape, v.dtype.np_dtype)) for v in graph.inputs]
     examples += [Tensor._make(np.zeros(o.shape, o.dtype.np_dtype)) if isinstance(o, Var)
                  else Tensor._make(np.zeros_like(o.value._data)) for o, r in zip(graph.outputs, reached) if r]
-    raw = trace_to_graph(grad_of_graph, examples, name=f"{graph.name}_grad")
+    # zeros stand for the inputs: a mask's count is fixed by the replayed equations, not read here
+    raw = trace_to_graph(grad_of_graph, examples, name=f"{graph.name}_grad", examples_only=True)
     return optimize(raw)
 
 

@@ -2,7 +2,9 @@
 
 The first call with a new *signature* — the shapes and dtypes of the Tensor arguments, the values of
 the other arguments and, for a Cell, its training flag — traces the function into a graph,
-optimises it and keeps it; later calls with the same signature reuse it.  ``traces`` counts
+optimises it and keeps it; later calls with the same signature reuse it.  (A graph that indexes by a
+Bool mask also holds how many entries the mask selected; a call whose mask selects another number
+compiles the function again.)  ``traces`` counts
 compilations, so retracing can be observed (and tested) without timing anything.
 
 ``f.graph(*args)`` returns the optimised graph for those arguments (print it, or show it in Jupyter
@@ -18,6 +20,7 @@ import weakref
 import numpy as np
 
 from ..interpreters.stack import active_traces, bind
+from ..primitives.index_operands import CompiledShapeChanged
 from ..common.tensor import Tensor
 from .call import GraphCall, backward_graph, interpret
 from .passes import optimize
@@ -109,16 +112,26 @@ class JitFunction:
                             f"got keywords {sorted(kwargs)}. Fix: pass them by position, "
                             f"{self.name}(x, y) rather than {self.name}(x=x, y=y).")
         entry = self._compiled(args)
+        try:
+            out = self._run(entry, args)
+        except CompiledShapeChanged:
+            # the graph holds the number of entries a Bool mask selected when it was compiled, and
+            # this call's mask selects another number: compile for this one (it replaces the old)
+            del self._cache[self._signature(args)]
+            entry = self._compiled(args)
+            out = self._run(entry, args)
+        flat = out if len(entry.graph.outputs) != 1 else (out,)
+        return rebuild(entry.graph.out_tree, list(flat))
+
+    @staticmethod
+    def _run(entry, args):
         tensors = [a for a in args if isinstance(a, Tensor)] + entry.graph.implicit
         if entry.random and active_traces():
             # Under a gradient level, one GraphCall node would get its gradient from the backward
             # graph, which replays the forward pass and so draws the random masks anew.  Run the
             # equations one by one instead: the level records this run's draws.
-            out = interpret(entry.graph, tensors)
-        else:
-            out = bind(entry.call, *tensors)
-        flat = out if len(entry.graph.outputs) != 1 else (out,)
-        return rebuild(entry.graph.out_tree, list(flat))
+            return interpret(entry.graph, tensors)
+        return bind(entry.call, *tensors)
 
     # ----- looking at the graphs ----------------------------------------------------------------
     def graph(self, *args, optimized=True):

@@ -82,7 +82,8 @@ def split_for_gradient(graph: Graph, positions: tuple) -> ResidualSplit | None:
     examples = [Tensor._make(np.zeros(v.shape, v.dtype.np_dtype)) for v in graph.inputs]
     examples += [Tensor._make(np.zeros(o.shape, o.dtype.np_dtype)) if isinstance(o, Var)
                  else Tensor._make(np.zeros_like(o.value._data)) for o in graph.outputs]
-    staged = optimize(trace_to_graph(joint, examples, name=f"{graph.name}_joint"))
+    # zeros stand for the inputs (examples_only): a mask's count is fixed by the replayed equations
+    staged = optimize(trace_to_graph(joint, examples, name=f"{graph.name}_joint", examples_only=True))
     if staged.implicit:
         # it reads Parameters of its own (a bprop Cell re-running construct): keep the replaying path,
         # which feeds them as a compiled call does

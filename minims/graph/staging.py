@@ -11,6 +11,12 @@ sees their current values (and gradients with respect to them work).  Values of 
 levels that the function closes over are implicit inputs too.  Python control flow on Python values
 is simply run (specialised at trace time); asking a placeholder for its value (``if x > 0:``) is a
 ``StaticGraphError`` that names the line and says how to write it instead.
+
+One kind of result has a shape that depends on values: ``x[mask]`` with a Bool mask Tensor has as
+many entries as the mask has True values.  The trace keeps what each input stands for in the call
+being compiled (``sources``), computes the mask's value from them (``value_of``) and lets the
+primitive fix its shape (``Primitive.fix_shape``); the graph checks that shape at every run, and
+``jit`` compiles again for a call whose mask selects another count.
 """
 from __future__ import annotations
 
@@ -112,6 +118,7 @@ class StagingTrace(Trace):
     def __init__(self, name: str, parameters_as_inputs: bool = True):
         self.name = name
         self.parameters_as_inputs = parameters_as_inputs
+        self.sources: dict = {}     # input Var index -> the Tensor whose value it has in this call
         self.counter = 0
         self.inputs: list[Var] = []
         self.equations: list[Equation] = []
@@ -133,9 +140,13 @@ class StagingTrace(Trace):
         t._var = var
         return t
 
-    def new_input(self, like: Tensor) -> StagingTracer:
+    def new_input(self, like: Tensor, source=None) -> StagingTracer:
+        """A graph input typed like ``like``; ``source``: the Tensor whose value it has in the call
+        being compiled (None: not known, e.g. zeros standing for a backward graph's inputs)."""
         var = self._new_var(like.shape, like.dtype)
         self.inputs.append(var)
+        if source is not None:
+            self.sources[var.index] = source
         return self._tracer(var, np.zeros(like.shape, like._data.dtype))
 
     def implicit(self, obj: Tensor) -> StagingTracer:
@@ -148,6 +159,7 @@ class StagingTrace(Trace):
             self._implicit_by_id[key] = hit
             self.implicit_objs.append(obj)
             self.implicit_vars.append(var)
+            self.sources[var.index] = obj       # a Parameter's value now, an outer level's value
         return hit
 
     def resolve(self, value):
@@ -178,6 +190,9 @@ class StagingTrace(Trace):
     def process(self, prim, args):
         if prim.inline is not None:
             return prim.inline(args)
+        fix_shape = getattr(prim, "fix_shape", None)
+        if fix_shape is not None:
+            prim = fix_shape(args, self.value_of)
         ins, abstract = [], []
         for a in args:
             v, x = self._operand(a)
@@ -204,6 +219,64 @@ class StagingTrace(Trace):
         if isinstance(out, tuple):
             return tuple(np.asarray(o) for o in out)
         return np.asarray(out)
+
+    # ----- values, for the shapes that depend on them ---------------------------------------
+    def value_of(self, a, required: bool = True):
+        """The value ``a`` has in the call being compiled, computed from what the graph's inputs
+        stand for (``sources``) by running the equations it depends on.  Only for a primitive whose
+        output shape depends on values (``Primitive.fix_shape``: a Bool mask's True count).  Where it
+        cannot be known: a StaticGraphError, or None if not ``required``."""
+        if not isinstance(a, Tracer):
+            return a._data
+        try:
+            return self._value_of(a)
+        except StaticGraphError:
+            if required:
+                raise
+            return None
+
+    def _value_of(self, a) -> np.ndarray:
+        var = self._operand(a)[0]
+        needed, plan = {var.index}, []
+        for eq in reversed(self.equations):
+            if any(v.index in needed for v in eq.outs):
+                plan.append(eq)
+                needed.update(x.index for x in eq.ins if isinstance(x, Var))
+        env = {v.index: self._input_value(v) for v in self.inputs + self.implicit_vars if v.index in needed}
+        for eq in reversed(plan):
+            if not getattr(eq.prim, "pure", True) or getattr(eq.prim, "has_effect", False):
+                raise self._values_unknown(f"they come from {eq.prim.name}, which gives other values each run")
+            ins = [env[x.index] if isinstance(x, Var) else x.value._data if x.is_tensor else x.value
+                   for x in eq.ins]
+            with np.errstate(all="ignore"):
+                out = eq.prim.impl(*ins)
+            for v, o in zip(eq.outs, out if eq.multiple else (out,)):
+                env[v.index] = np.asarray(o)
+        return env[var.index]
+
+    def _input_value(self, var) -> np.ndarray:
+        source = self.sources.get(var.index)
+        if source is None:
+            raise self._values_unknown("the graph is traced on example values, not a call's")
+        value = source
+        while isinstance(value, Tracer):        # down through the levels (grad, jvp) to a value
+            if isinstance(value, StagingTracer):
+                if value._trace.active:         # jit inside jit: the outer call's value
+                    return value._trace.value_of(value)
+                raise self._values_unknown("they come from a graph compiled earlier")
+            try:
+                value = value._primal_value()
+            except MinimsError:                 # a batch inside vmap: one value per example
+                raise self._values_unknown("they differ between the examples of a vmap") from None
+        return value._data
+
+    def _values_unknown(self, why: str) -> StaticGraphError:
+        return StaticGraphError(
+            f"Graph mode: indexing by a Bool mask selects as many entries as the mask has True values, "
+            f"so the shape of the result depends on the mask's values, and while compiling '{self.name}' "
+            f"those are not known ({why}), at {user_location()}. Fix: keep the shape fixed, e.g. "
+            "ops.select(mask, x, ops.zeros_like(x)) and then a reduction, or index outside the compiled "
+            "function.")
 
     # ----- result -----------------------------------------------------------------------------
     def finish(self, out, n_explicit: int) -> Graph:
@@ -255,18 +328,21 @@ def rebuild(tree, leaves):
     return tuple(items) if kind == "tuple" else items
 
 
-def trace_to_graph(fn, args, name: str | None = None, parameters_as_inputs: bool = True) -> Graph:
+def trace_to_graph(fn, args, name: str | None = None, parameters_as_inputs: bool = True,
+                   examples_only: bool = False) -> Graph:
     """Stage ``fn(*args)``: Tensor arguments become graph inputs, other arguments are baked in.
 
     The Parameters ``fn`` reads become implicit inputs (a compiled function sees their current
     values), unless ``parameters_as_inputs`` is False: then their values now are constants of the
-    graph (``linearize``: the linearisation is taken at these values).
+    graph (``linearize``: the linearisation is taken at these values).  ``examples_only``: the
+    Tensor arguments give types only (zeros), not the values of a call (see ``value_of``).
     """
     trace = push_trace(StagingTrace(name or getattr(fn, "__name__", "graph"), parameters_as_inputs))
     _tracing.active.append(trace)
     try:
         with stack.resolving(trace.resolve):        # Parameters become graph inputs
-            staged = [trace.new_input(a) if isinstance(a, Tensor) else a for a in args]
+            staged = [trace.new_input(a, None if examples_only else a) if isinstance(a, Tensor) else a
+                      for a in args]
             out = fn(*staged)
     finally:
         _tracing.active.remove(trace)
@@ -279,3 +355,4 @@ def trace_to_graph(fn, args, name: str | None = None, parameters_as_inputs: bool
         # trace is freed by reference counting instead of waiting for the cyclic GC
         trace._implicit_by_id.clear()
         trace.effects.clear()
+        trace.sources.clear()

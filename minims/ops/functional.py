@@ -332,7 +332,8 @@ def setitem(input, index, value):
     new = _setitem(input, index, value)
     if isinstance(new, Tracer) and not isinstance(input, Tracer):
         raise InPlaceWriteError(
-            "Tensor.__setitem__: the value written depends on something being differentiated (or traced), "
+            "Tensor.__setitem__: the value written (or the index) depends on something being "
+            "differentiated (or traced), "
             "but the Tensor written into is a constant, which cannot carry it. Fix: build the result "
             "as a new Tensor, e.g. with ops.select or ops.concat, or start from a traced value "
             "(y = x * 0 + constant).")
@@ -341,21 +342,20 @@ def setitem(input, index, value):
 
 
 def gather(input_params, input_indices, axis, batch_dims=0):
-    """``ops.gather``: take ``input_indices`` along ``axis`` (an index expression underneath)."""
+    """``ops.gather``: take ``input_indices`` along ``axis`` (an index expression underneath, whose
+    index Tensor is an operand: a compiled graph reads each call's indices).  An index out of range
+    is a RuntimeError when the op runs, as in MindSpore 2.10."""
     if batch_dims != 0:
         raise NotImplementedError("gather: batch_dims other than 0 is not supported yet")
     ndim = len(input_params.shape)
     if not -ndim <= axis < ndim:
         raise ValueError(f"Gather: axis {axis} is out of range for a tensor of rank {ndim}.")
-    indices = _arr.index_values(input_indices) if isinstance(input_indices, Tensor) else np.asarray(input_indices)
-    size = input_params.shape[axis]
-    if indices.size and (indices.max() >= size or indices.min() < -size):
-        raise ValueError(
-            f"Gather: index {int(indices.max() if indices.max() >= size else indices.min())} is out "
-            f"of range for axis {axis} of size {size} (input shape {list(input_params.shape)}). "
-            f"Fix: keep the indices in 0..{size - 1} (or {-size}..-1 from the end)."
-        )
-    return _getitem(input_params, (slice(None),) * (axis % ndim) + (indices,))
+    if not isinstance(input_indices, Tensor):
+        input_indices = Tensor(np.asarray(input_indices))
+    if input_indices.dtype.kind != "int":
+        raise TypeError(f"Gather: input_indices must be an int Tensor, but got dtype {input_indices.dtype}. "
+                        "Fix: Tensor(indices, mindspore.int32).")
+    return _getitem(input_params, (slice(None),) * (axis % ndim) + (input_indices,))
 
 
 def one_hot(indices, depth, on_value=1, off_value=0, axis=-1, *, dtype=None):

@@ -13,7 +13,8 @@ Where the rows live:
 * ``base.py`` — ``Primitive``, its optional flags, ``wants_grad``;
 * ``operands.py`` — operand checks, dtype promotion, ``sum_to`` (un-broadcasting gradients);
 * ``math.py`` (arithmetic, transcendental), ``activation.py``, ``compare.py``, ``reduce.py``,
-  ``linalg.py`` (MatMul), ``array.py`` (shapes, indexing, casts), ``state.py`` (Assign),
+  ``linalg.py`` (MatMul), ``array.py`` (shapes, indexing, casts; ``index_operands.py``: how index
+  Tensors reach the indexing primitives as operands), ``state.py`` (Assign),
   ``debug.py`` (Print), ``dataset.py`` (GetNext, which always refuses: there is no device queue);
 * ``nn/`` — convolution, pooling, batch norm, dropout and the softmax losses;
 * elsewhere, primitives made per call: hooks (``minims.autodiff.hooks``), a Cell's custom bprop

@@ -1,9 +1,11 @@
 """Array primitives: shape changes, joining, indexing, creation and casting.
 
-Shape arguments (a shape, a permutation, an axis, an index) are *static*: they are passed to
-``bind`` as Python values, so they are constants in every interpreter and get ``None`` as their
-gradient.  Indexing is one primitive, ``GetItem``, whose backward rule ``GetItemGrad`` scatters the
-gradient into zeros; the two are each other's derivative, so indexing is differentiable to any order.
+Shape arguments (a shape, a permutation, an axis) are *static*: they are passed to ``bind`` as
+Python values, so they are constants in every interpreter and get ``None`` as their gradient.  An
+index is static too except for its Tensors, which are operands (``index_operands``): a compiled
+graph reads each call's index.  Indexing is one primitive, ``GetItem``, whose backward rule
+``GetItemGrad`` scatters the gradient into zeros; the two are each other's derivative, so indexing
+is differentiable to any order.
 """
 from __future__ import annotations
 
@@ -14,10 +16,11 @@ from .. import ops
 from .. import dtype as mstype
 from ..common.memory import check_allocation
 from ..common.tensor import Tensor, _describe
-from ..batching.trace import BatchedValueError
 from ..interpreters.stack import MinimsError, Tracer, bind
 from .base import Primitive
 from . import batch_rules, tangents as T
+from .index_operands import (CompiledShapeChanged, Slot, check_in_range, concrete_index_array, fill,
+                             has_int_array, has_mask, mask_shape, split_index)
 from .operands import as_operand, cast_gradient, normalize_axis, sum_to
 
 
@@ -289,81 +292,129 @@ class Stack(_ArrayPrimitive):
         return np.stack(xs, axis=self.axis)
 
 
-def index_values(t: Tensor) -> np.ndarray:
-    """The values of a Tensor used as an index (or as ``ops.gather``'s indices).
-
-    An index is static: its values are read when the index is built.  A Tensor being differentiated
-    (jvp, grad) gives its value.  A batch inside ``vmap`` holds one index per example and a
-    placeholder of a graph being compiled holds none; their ``_data`` (the first example, zeros)
-    must not be read as the index, so they raise.
-    """
-    if not isinstance(t, Tracer):
-        return t._data
-    try:
-        return t._concrete()._data
-    except BatchedValueError:
-        raise BatchedValueError(
-            f"inside vmap an index Tensor of shape {list(t.shape)} stands for one index per example, but "
-            "minims reads an index's values once, when the index is built, so it cannot differ between "
-            "examples. Fix: give the index in_axes None (one index shared by every example), or select "
-            "per example with ops.one_hot and a product or sum."
-        ) from None
-
-
 def normalize_index(index):
-    """A user's index (ints, slices, None, Ellipsis, bool/int Tensors, lists) as a NumPy index tuple."""
-    if not isinstance(index, tuple):
-        index = (index,)
-    out = []
-    for item in index:
-        if isinstance(item, Tensor):
-            item = index_values(item)
-        elif isinstance(item, list):
-            item = np.asarray(item)
-        if isinstance(item, np.ndarray) and item.dtype.kind not in "biu":
-            raise TypeError(f"Tensor index must be integers or bools, got dtype {item.dtype}.")
-        if not (item is None or item is Ellipsis or isinstance(item, (int, np.integer, slice, np.ndarray))):
-            raise TypeError(
-                f"Tensor index: expected ints, slices, None, ..., or integer/bool Tensors, "
-                f"but got {_describe(item)}."
-            )
-        out.append(item)
-    return tuple(out)
+    """A user's index as a NumPy index tuple, its Tensors read now: a *constant* index (tests and
+    rules that build one).  The primitives below take index Tensors as operands instead."""
+    template, tensors = split_index(index)
+    return fill(template, [t._concrete()._data if isinstance(t, Tracer) else t._data for t in tensors])
 
 
-class GetItem(_ArrayPrimitive):
-    """``x[index]`` (MindSpore's tensor getitem); also the body of ``ops.gather``."""
+class _Indexed(_ArrayPrimitive):
+    """Indexing primitives: the index is a template (static) followed by the index Tensors as
+    operands (``index_operands``).  Linear in the first input; the index Tensors are values, never
+    differentiated, so the forward-mode rule applies the primitive to the first input's tangent
+    with the same index."""
+
+    def jvp(self, primals, tangents):
+        out = bind(self, *primals)
+        if tangents[0] is None:
+            return out, None
+        return out, bind(self, tangents[0], *primals[1:])
+
+
+class GetItem(_Indexed):
+    """``x[index]`` (MindSpore's tensor getitem); also the body of ``ops.gather``:
+    ``bind(GetItem(), x, template, *index_tensors)``.
+
+    ``GetItem(out_shape=...)`` is what a graph records for a Bool mask Tensor (``fix_shape``): the
+    output shape the graph was compiled for, checked at every run (``CompiledShapeChanged``).
+    """
+
+    def __init__(self, *, out_shape=None):
+        super().__init__()
+        if out_shape is not None:
+            self.out_shape = tuple(out_shape)   # an attribute only when set: a plain GetItem prints as before
 
     def __call__(self, x, index):
-        return bind(self, x, normalize_index(index))
+        template, tensors = split_index(index)
+        return bind(self, x, template, *tensors)
 
-    def impl(self, x, index):
-        return np.asarray(x[index])
+    def _expected(self):
+        return getattr(self, "out_shape", None)
+
+    def impl(self, x, template, *arrays):
+        check_in_range(x.shape, template, arrays)
+        out = np.asarray(x[fill(template, arrays)])
+        _check_selection(self.name, self._expected(), out.shape)
+        return out
+
+    def abstract_eval(self, x, template, *arrays):
+        """The output type while a graph is traced; for a Bool mask the shape ``fix_shape`` fixed
+        (the placeholder's zeros would select nothing)."""
+        expected = self._expected()
+        if expected is None:
+            return self.impl(x, template, *arrays)
+        check_in_range(x.shape, template, arrays)
+        return np.zeros(expected, x.dtype)
+
+    def fix_shape(self, args, value_of):
+        """Called by the staging interpreter before recording: a Bool mask that is a value of the
+        graph selects as many entries as it has True values, so the graph records the count its
+        values give now (``value_of``) and compiles again when a call selects another count."""
+        x, template, *tensors = args
+        shape = _selection(x.shape, template, tensors, value_of, self._expected())
+        return self if shape == self._expected() else GetItem(out_shape=shape)
 
     def batch(self, args, dims, size):
-        (x, index), (d, _) = args, dims
-        if not _keeps_axis_order(index):
-            return batch_rules.loop(self, args, dims, size)
-        return bind(self, batch_rules.front(x, d, size), (slice(None),) + index), 0
+        x, template, *tensors = args
+        if any(d is not None for d in dims[2:]) or not _keeps_axis_order(template):
+            return batch_rules.loop(self, args, dims, size)     # one index per example: one take each
+        expected = self._expected()
+        prim = GetItem(out_shape=None if expected is None else (size,) + expected)
+        return bind(prim, batch_rules.front(x, dims[0], size), (slice(None),) + template, *tensors), 0
 
-    def bprop(self, x, index, out, dout):
-        return GetItemGrad()(dout, x.shape, index), None
+    def bprop(self, x, template, *rest):
+        *tensors, out, dout = rest
+        return (bind(GetItemGrad(), dout, tuple(x.shape), template, *tensors), None) + (None,) * len(tensors)
 
-    def sympy(self, x, index):
+    def sympy(self, x, template, *tensors):
+        index = fill(template, [concrete_index_array(t) for t in tensors])
         return np.asarray(x[index], dtype=object)
 
     def explain_failure(self, exc, args):
-        x, index = args
-        return IndexError(f"GetItem: index {index!r} is invalid for a tensor of shape {list(x.shape)}: {exc}. "
+        x, template, *tensors = args
+        given = f" with index Tensors {', '.join(_describe(t) for t in tensors)}" if tensors else ""
+        return IndexError(f"GetItem: index {template!r}{given} is invalid for a tensor of shape "
+                          f"{list(x.shape)}: {exc}. "
                           "Fix: along an axis of size n, use indices 0..n-1 (or -n..-1 from the end).")
+
+
+def _selection(shape, template, tensors, value_of, fixed):
+    """For a graph being traced: the shape of ``x[index]`` (``x`` of ``shape``) when a Bool mask
+    that is a value of the graph decides it, from the mask's value in the call being compiled
+    (``value_of``).  ``fixed``: the shape a primitive already holds (replayed from another graph),
+    kept where no mask decides or the values are not known (a backward graph, traced on zeros), and
+    otherwise checked anew (a jit inlined into another: its graph may hold an older call's count)."""
+    if not any(isinstance(t, Tracer) and t.dtype.kind == "bool" for t in tensors):
+        return fixed
+    arrays = [value_of(t, required=fixed is None) if t.dtype.kind == "bool" else np.zeros(t.shape, np.int64)
+              for t in tensors]
+    if any(a is None for a in arrays):
+        return fixed
+    try:
+        return mask_shape(shape, template, arrays)
+    except IndexError:
+        return fixed            # an index that fits no call: the abstract evaluation names the problem
+
+
+def _check_selection(name, expected, got) -> None:
+    """The check a graph compiled for one mask count runs: ``jit`` compiles again when it fails."""
+    if expected is not None and tuple(got) != expected:
+        raise CompiledShapeChanged(
+            f"{name}: this graph was compiled for a Bool mask selecting shape {list(expected)}, but this "
+            f"call's mask selects shape {list(got)}. A jit function compiles again when that happens; "
+            "met elsewhere, a compiled graph ran outside its jit function. Fix: call the jit function "
+            "itself, or keep the shape fixed: ops.select(mask, x, ops.zeros_like(x)).")
 
 
 def _keeps_axis_order(index) -> bool:
     """True when putting a full slice in front of ``index`` keeps the example's axes in order: NumPy
-    moves the axes of advanced (array) indices to the front when they are not next to each other."""
-    advanced = [i for i, item in enumerate(index) if isinstance(item, (np.ndarray, int, np.integer))
+    moves the axes of advanced (array) indices to the front when they are not next to each other.
+    An index Tensor (a Slot) is an array index."""
+    arrays = (np.ndarray, Slot)
+    advanced = [i for i, item in enumerate(index) if isinstance(item, arrays + (int, np.integer))
                 and not isinstance(item, bool)]
-    if not any(isinstance(item, np.ndarray) for item in index):
+    if not any(isinstance(item, arrays) for item in index):
         return True
     return advanced == list(range(advanced[0], advanced[-1] + 1))
 
@@ -372,86 +423,159 @@ def _has_array(index) -> bool:
     return any(isinstance(i, np.ndarray) for i in index)
 
 
-class GetItemGrad(_ArrayPrimitive):
-    """Scatter-add ``dout`` into zeros of ``shape`` at ``index`` (the adjoint of GetItem)."""
+class GetItemGrad(_Indexed):
+    """Scatter-add ``dout`` into zeros of ``shape`` at ``index`` (the adjoint of GetItem):
+    ``bind(GetItemGrad(), dout, shape, template, *index_tensors)``."""
 
     def __call__(self, dout, shape, index):
-        return bind(self, dout, tuple(shape), index)
+        template, tensors = split_index(index)
+        return bind(self, dout, tuple(shape), template, *tensors)
 
-    def impl(self, dout, shape, index):
-        z = np.zeros(shape, dtype=dout.dtype)
-        if _has_array(index):
-            np.add.at(z, index, dout)        # repeated indices accumulate
-        else:
-            z[index] = dout
-        return z
+    def impl(self, dout, shape, template, *arrays):
+        check_in_range(shape, template, arrays)
+        return _scatter_add(np.zeros(shape, dtype=dout.dtype), fill(template, arrays), dout)
+
+    def abstract_eval(self, dout, shape, template, *arrays):
+        """A placeholder mask selects nothing, so ``dout`` would not fit it: the type only."""
+        if any(a.dtype == np.bool_ for a in arrays):
+            return np.zeros(shape, dout.dtype)
+        return self.impl(dout, shape, template, *arrays)
 
     def batch(self, args, dims, size):
-        (dout, shape, index), (d, _, _) = args, dims
-        if not _keeps_axis_order(index):
+        dout, shape, template, *tensors = args
+        if any(d is not None for d in dims[3:]) or not _keeps_axis_order(template):
             return batch_rules.loop(self, args, dims, size)
-        return bind(self, batch_rules.front(dout, d, size), (size,) + tuple(shape), (slice(None),) + index), 0
+        return bind(self, batch_rules.front(dout, dims[0], size), (size,) + tuple(shape),
+                    (slice(None),) + template, *tensors), 0
 
-    def sympy(self, dout, shape, index):
-        z = np.full(shape, sympy.Integer(0), dtype=object)
-        if _has_array(index):
-            np.add.at(z, index, dout)
-        else:
-            z[index] = dout
-        return z
+    def sympy(self, dout, shape, template, *tensors):
+        index = fill(template, [concrete_index_array(t) for t in tensors])
+        return _scatter_add(np.full(shape, sympy.Integer(0), dtype=object), index, dout)
 
-    def bprop(self, dout, shape, index, out, ddx):
-        return GetItem()(ddx, index), None, None
+    def bprop(self, dout, shape, template, *rest):
+        *tensors, out, ddx = rest
+        # the gather back has dout's shape, known even where a mask's count is not (a graph)
+        prim = GetItem(out_shape=tuple(dout.shape)) if has_mask(tensors) else GetItem()
+        return (bind(prim, ddx, template, *tensors), None, None) + (None,) * len(tensors)
 
 
-class SetItem(_ArrayPrimitive):
+def _scatter_add(z, index, dout):
+    if _has_array(index):
+        np.add.at(z, index, dout)        # repeated indices accumulate
+    else:
+        z[index] = dout
+    return z
+
+
+class SetItem(_Indexed):
     """``x`` with ``x[index] = value``, as a new value: what ``t[index] = value`` records on a traced
     Tensor (``Tensor.__setitem__``), so an in-place write is differentiable.  The entries written
-    take their gradient from ``value``; ``x`` keeps the gradient of the entries left alone."""
+    take their gradient from ``value``; ``x`` keeps the gradient of the entries left alone.
+    ``bind(SetItem(), x, template, value, *index_tensors)``.
+
+    ``SetItem(selected=...)`` is what a graph records for a Bool mask Tensor and a Tensor value: the
+    shape of ``x[mask]`` it was compiled for (its backward graph gathers that many gradients),
+    checked at every run, as ``GetItem(out_shape=...)``.
+    """
+
+    def __init__(self, *, selected=None):
+        super().__init__()
+        if selected is not None:
+            self.selected = tuple(selected)     # an attribute only when set, as GetItem's out_shape
 
     def __call__(self, x, index, value):
-        return bind(self, x, normalize_index(index), value)
+        template, tensors = split_index(index)
+        return bind(self, x, template, value, *tensors)
 
-    def impl(self, x, index, value):
+    def _expected(self):
+        return getattr(self, "selected", None)
+
+    def impl(self, x, template, value, *arrays):
+        check_in_range(x.shape, template, arrays)
+        if self._expected() is not None:
+            _check_selection(self.name, self._expected(), mask_shape(x.shape, template, arrays))
         out = np.array(x, copy=True)
-        out[index] = value
+        out[fill(template, arrays)] = value
         return out
 
+    def abstract_eval(self, x, template, value, *arrays):
+        """The output type while a graph is traced.  A placeholder mask selects nothing, so for a
+        mask the value is checked against the selection ``fix_shape`` fixed (a Python number
+        written needs none: it fits any selection)."""
+        if not any(a.dtype == np.bool_ for a in arrays):
+            return self.impl(x, template, value, *arrays)
+        check_in_range(x.shape, template, arrays)
+        if self._expected() is not None:
+            np.broadcast_to(value, self._expected())        # a value that does not fit: ValueError
+        return np.array(x, copy=True)
+
+    def fix_shape(self, args, value_of):
+        """As ``GetItem.fix_shape``, for a Tensor value written through a mask that is a value of
+        the graph: its gradient is ``dout[mask]``, which has that shape."""
+        x, template, value, *tensors = args
+        if not isinstance(value, Tensor):
+            return self
+        shape = _selection(x.shape, template, tensors, value_of, self._expected())
+        return self if shape == self._expected() else SetItem(selected=shape)
+
     def jvp(self, primals, tangents):
-        (x, index, value), (tx, _, tv) = primals, tangents
-        out = bind(self, x, index, value)
+        x, template, value, *tensors = primals
+        tx, tv = tangents[0], tangents[2]
+        out = bind(self, *primals)
         tv = None if not isinstance(value, Tensor) else tv
         if tx is None and tv is None:
             return out, None
-        return out, bind(self, T.or_zeros(tx, x), index, tv if tv is not None else 0)
+        return out, bind(self, T.or_zeros(tx, x), template, tv if tv is not None else 0, *tensors)
 
-    def bprop(self, x, index, value, out, dout):
-        dx = bind(self, dout, index, 0)                   # what was overwritten gets nothing
+    def bprop(self, x, template, value, *rest):
+        *tensors, out, dout = rest
+        untouched = (None,) * len(tensors)
+        dx = bind(SetItem(), dout, template, 0, *tensors)          # what was overwritten gets nothing
         if not isinstance(value, Tensor):
-            return dx, None, None
-        dvalue = bind(GetItem(), dout, index)
-        lost = _overwritten_writes(x.shape, index)
-        if lost is not None:                              # a repeated index: only the last write counts
-            dvalue = ops.mul(dvalue, Tensor(~lost, dvalue.dtype))
-        return dx, None, sum_to(dvalue, value)
+            return (dx, None, None) + untouched
+        gather = GetItem(out_shape=self._expected())
+        dvalue = _surviving_writes_only(bind(gather, dout, template, *tensors), x.shape, template, tensors)
+        return (dx, None, sum_to(dvalue, value)) + untouched
 
     def batch(self, args, dims, size):
-        (x, index, value), (dx, _, dv) = args, dims
-        if not _keeps_axis_order(index):
+        x, template, value, *tensors = args
+        dx, dv = dims[0], dims[2]
+        if any(d is not None for d in dims[3:]) or not _keeps_axis_order(template):
             return batch_rules.loop(self, args, dims, size)
         x = batch_rules.front(x, dx, size)
+        template = (slice(None),) + template
+        expected = self._expected()
         if dv is not None:              # the batch axis of value must line up with x[:, index]'s
             value = batch_rules.front(value, dv, size)
-            target = bind(GetItem(), x, (slice(None),) + index).ndim
+            target = (len(expected) + 1 if expected is not None else
+                      bind(GetItem(), x, template, *tensors).ndim)
             missing = target - value.ndim
             if missing > 0:
                 value = ops.reshape(value, (size,) + (1,) * missing + tuple(value.shape[1:]))
-        return bind(self, x, (slice(None),) + index, value), 0
+        prim = SetItem(selected=None if expected is None else (size,) + expected)
+        return bind(prim, x, template, value, *tensors), 0
 
-    def sympy(self, x, index, value):
+    def sympy(self, x, template, value, *tensors):
         out = np.array(x, dtype=object, copy=True)
-        out[index] = value
+        out[fill(template, [concrete_index_array(t) for t in tensors])] = value
         return out
+
+
+def _surviving_writes_only(dvalue, shape, template, tensors):
+    """``dvalue`` (the gradient of each write of ``x[index] = value``) with zeros for the writes
+    that a later write to the same position overwrote: only the last write reaches the output."""
+    if not tensors:
+        lost = _overwritten_writes(shape, template)
+        return dvalue if lost is None else ops.mul(dvalue, Tensor(~lost, dvalue.dtype))
+    if not has_int_array(template, tensors):
+        return dvalue               # a mask names each position once
+    # The index is a value (known when a graph runs): number the writes, write the numbers as the
+    # forward pass wrote the values, read them back; a write survived where it reads its own number.
+    numbers = Tensor(np.arange(int(np.prod(dvalue.shape)), dtype=np.int64).reshape(dvalue.shape))
+    selected = tuple(dvalue.shape) if has_mask(tensors) else None      # known where a mask's count is not
+    marks = bind(SetItem(selected=selected), Tensor(np.full(shape, -1, np.int64)), template, numbers, *tensors)
+    kept = ops.equal(bind(GetItem(out_shape=selected), marks, template, *tensors), numbers)
+    return ops.mul(dvalue, ops.cast(kept, dvalue.dtype))
 
 
 def _overwritten_writes(shape, index):

@@ -112,6 +112,11 @@ class Primitive:
     #: tracer, for primitives whose ``impl`` must not run while tracing (random draws, prints).
     abstract_eval = None
 
+    #: Optional ``fix_shape(self, args, value_of)``: for a primitive whose output *shape* depends on
+    #: the values of an input (indexing by a Bool mask), the primitive with that shape fixed, which
+    #: a graph records; ``value_of(arg)`` gives an input's value while the graph is traced.
+    fix_shape = None
+
     #: Optional ``inline(self, args)``: what an interpreter that transforms programs (staging, forward
     #: mode, batching, symbolic) runs instead of treating the primitive as one operation — a compiled
     #: graph replays its equations.  Eval and the tape treat it as one primitive.

@@ -152,6 +152,9 @@ loss.backward()
     _m("select-float-condition", "ops", "A float mask as the condition of select",
        'ops.select(Tensor([1.0, 0.0]), Tensor([1.0, 2.0]), Tensor([3.0, 4.0]))',
        TypeError, ["Select", "Bool", "Float32", "Fix"]),
+    _m("gather-index-out-of-range", "ops", "Gathering with an index past the end of the axis",
+       'ops.gather(Tensor([3.0, 4.0, 5.0]), Tensor([5]), 0)',
+       RuntimeError, ["Gather", "index 5", "out of range", "[-3, 3)", "Fix"]),
 
     # ----- Primitive classes -----------------------------------------------------------------------
     _m("primitive-input-to-constructor", "primitive", "Giving the input to the Primitive's constructor",

@@ -33,8 +33,8 @@ What is compared, in three families (each mode against the first of its family):
   ``grad(jit(grad(f)))``, ``jit(grad(grad(f)))`` and, for a Cell, ``GRAPH_MODE grad(grad(f))``.
 
 "grad" here is ``ops.grad(g, grad_position=argnums, weights=weights)`` applied to the *sum of all
-float outputs* of ``g``: a non-scalar output is summed, a tuple of outputs is summed over all of them
-(the same as the sensitivity of ones that ``GradOperation`` uses).  The second order differentiates
+float outputs* of ``g``: a non-scalar output is summed, outputs in a structure (tuples, lists, dicts)
+are summed over all of them (the same as the sensitivity of ones that ``GradOperation`` uses).  The second order differentiates
 the sum of all first-order gradients in the same way.
 
 Float Tensors are converted to float64 first (``float64=True``, the default), so that a tolerance of
@@ -131,18 +131,22 @@ def _as_args(args) -> tuple:
 
 
 def _leaves(value) -> list:
-    """The leaves of a (nested) tuple/list output, in order."""
+    """The leaves of a (nested) tuple/list/dict output, in order (a dict's in its key order)."""
     if isinstance(value, (tuple, list)):
         return [leaf for item in value for leaf in _leaves(item)]
+    if isinstance(value, dict):
+        return [leaf for item in value.values() for leaf in _leaves(item)]
     return [value]
 
 
 def _structure(value) -> str:
-    """The nesting of an output, e.g. ``(T, (T, T))``: compared between modes before the values."""
+    """The nesting of an output, e.g. ``(T, {'a': [T]})``: compared between modes before the values."""
     if isinstance(value, tuple):
         return "(" + ", ".join(_structure(v) for v in value) + ("," if len(value) == 1 else "") + ")"
     if isinstance(value, list):
         return "[" + ", ".join(_structure(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k!r}: {_structure(v)}" for k, v in value.items()) + "}"
     return "T" if isinstance(value, Tensor) else type(value).__name__
 
 
