@@ -61,6 +61,7 @@ __all__ = ["KernelSpec", "InputSpec", "StepSpec", "OutputSpec", "Unfusable", "sc
            "compile_kernel", "cache_dir", "kernel_stats"]
 
 FLOATS = ("float32", "float64")
+BLOCK_LIMIT = 4096          # loops up to this many elements store their outputs in one block per dtype
 
 
 class Unfusable(Exception):
@@ -226,7 +227,19 @@ def source_of(spec: KernelSpec) -> tuple[str, dict]:
         return f"x{k}" if spec.inputs[k].kind == "array" else f"s{k}"
 
     params = [f"n{d}" for d in range(rank)]
-    params += [f"o{m}" for m, o in enumerate(spec.outputs) if o.kind == "store"]
+    # Small loops store into one block per dtype (a row per output): one allocation and one
+    # argument instead of one per output — for a gradient's forward graph with 80 residuals of 4
+    # floats that per-output cost was most of the call.  Large outputs get arrays of their own, so
+    # that a returned value does not keep the other outputs' memory alive.
+    stores = [m for m, o in enumerate(spec.outputs) if o.kind == "store"]
+    blocks = {}                         # output -> (block name, row)
+    if int(np.prod(loop)) <= BLOCK_LIMIT and len(stores) > 1:
+        for m in stores:
+            name = f"b{spec.outputs[m].dtype}"
+            blocks[m] = (name, sum(1 for b, _ in blocks.values() if b == name))
+    block_names = sorted({b for b, _ in blocks.values()})
+    params += block_names
+    params += [f"o{m}" for m in stores if m not in blocks]
     params += [f"p{m}" for m, o in enumerate(spec.outputs) if o.kind != "store" and not all(
         not f for f in out_flags[m])]
     params += [f"a{k}" if i.kind == "array" else f"s{k}" for k, i in enumerate(spec.inputs)]
@@ -247,7 +260,9 @@ def source_of(spec: KernelSpec) -> tuple[str, dict]:
         used.update(h for h in _HELPERS if h + "(" in code)
         body.append(f"{indent}t{j} = {'f32' if step.dtype == 'float32' else 'f64'}({code})")
     for m, o in enumerate(spec.outputs):
-        if o.kind == "store":
+        if m in blocks:
+            body.append(f"{indent}{blocks[m][0]}[{blocks[m][1]}, {_index(full)}] = t{o.step}")
+        elif o.kind == "store":
             body.append(f"{indent}o{m}[{_index(full)}] = t{o.step}")
         elif m in scalar_sums:
             body.append(f"{indent}r{m} += t{o.step}")
@@ -263,7 +278,8 @@ def source_of(spec: KernelSpec) -> tuple[str, dict]:
         lines += ["@njit(inline='always')", _HELPERS[h]]
     lines += ["@njit(cache=True, nogil=True, error_model='numpy')", f"def kernel({', '.join(params)}):"]
     source = "\n".join(lines + body) + "\n"
-    layout = dict(loop=loop, in_flags=in_flags, out_flags=out_flags, scalar_sums=scalar_sums, groups=groups)
+    layout = dict(loop=loop, in_flags=in_flags, out_flags=out_flags, scalar_sums=scalar_sums, groups=groups,
+                  blocks=blocks, block_names=block_names)
     return source, layout
 
 
@@ -274,8 +290,13 @@ def _wrapper_source(spec: KernelSpec, layout) -> str:
     loop = layout["loop"]
     lines = [f"def run({', '.join(f'v{k}' for k in range(len(spec.inputs)))}):"]
     args = [str(n) for n in loop]
+    blocks = layout["blocks"]
+    for name in layout["block_names"]:
+        rows = sum(1 for b, _ in blocks.values() if b == name)
+        lines.append(f"    {name} = empty({(rows,) + tuple(loop)!r}, {name[1:]})")
+        args.append(name)
     for m, o in enumerate(spec.outputs):
-        if o.kind == "store":
+        if o.kind == "store" and m not in blocks:
             lines.append(f"    o{m} = empty({loop!r}, {o.dtype})")
             args.append(f"o{m}")
     for m, o in enumerate(spec.outputs):
@@ -290,10 +311,13 @@ def _wrapper_source(spec: KernelSpec, layout) -> str:
         target = tuple(n if f else 1 for n, f in zip(loop, layout["in_flags"][k]))
         args.append(f"v{k}" if tuple(i.shape) == target else f"reshape(v{k}, {target!r})")
     lines.append(f"    r = kernel({', '.join(args)})")
+    for name in layout["block_names"]:
+        lines.append(f"    rows_{name} = tuple({name})")
     results = []
     for m, o in enumerate(spec.outputs):
         if o.kind == "store":
-            results.append(f"o{m}" if tuple(o.shape) == loop else f"o{m}.reshape({tuple(o.shape)!r})")
+            value = f"rows_{blocks[m][0]}[{blocks[m][1]}]" if m in blocks else f"o{m}"
+            results.append(value if tuple(o.shape) == loop else f"{value}.reshape({tuple(o.shape)!r})")
             continue
         value = f"r[{layout['scalar_sums'].index(m)}]" if m in layout["scalar_sums"] else f"p{m}"
         if o.kind == "mean":
@@ -371,7 +395,7 @@ def compile_kernel(spec: KernelSpec):
     namespace = {"kernel": kernel, "empty": np.empty, "zeros": np.zeros, "reshape": np.reshape,
                  "asarray": np.asarray, "float32": np.float32, "float64": np.float64, "nan": np.nan}
     exec(compile(_wrapper_source(spec, layout), "<fused kernel wrapper>", "exec"), namespace)  # noqa: S102
-    run = namespace["run"]
+    run = namespace.pop("run")          # not left in its own globals: no reference cycle to collect
     run.source = source
     run.kernel = kernel
     return run

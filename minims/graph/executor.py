@@ -70,7 +70,7 @@ class Plan:
         self._namespace = namespace
         self._checking_parts = (header, checks, lines[-1])
         self._checking_fn = None
-        self._fused_plan = None         # the Plan of the fused graph, or self when nothing fuses
+        self._fused_plan = None         # the Plan of the fused graph; False when nothing fuses
 
     @property
     def fused_plan(self) -> "Plan":
@@ -78,8 +78,9 @@ class Plan:
         if self._fused_plan is None:
             from .fuse import fuse_elementwise
             fused = fuse_elementwise(self.graph)
-            self._fused_plan = self if fused is self.graph else Plan(fused)
-        return self._fused_plan
+            # False, not self, when nothing fuses: a plan holding itself would be a reference cycle
+            self._fused_plan = False if fused is self.graph else Plan(fused)
+        return self._fused_plan or self
 
     def checking_source(self) -> str:
         """The code run under ``check_nan``: each equation followed by the test of its outputs."""
@@ -118,7 +119,7 @@ class Plan:
         for (param, _), value in zip(self.graph.effects, results[self._n_out:]):
             undo.record(param)
             param._data = np.array(value, dtype=param._data.dtype)
-        return [np.asarray(r) for r in results[:self._n_out]]
+        return [r if type(r) is np.ndarray else np.asarray(r) for r in results[:self._n_out]]
 
     def _locate_failure(self, arrays) -> None:
         """Run the equations one by one and raise the failing primitive's own error."""

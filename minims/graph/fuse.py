@@ -349,7 +349,9 @@ def _fused_equation(graph, c, templates, producer, used_outside) -> Equation:
                 key = ("var", a.index)
                 spec = InputSpec("array", a.shape, np.dtype(a.dtype.np_dtype).name)
             elif a.is_tensor:
-                key = ("tensor", id(a.value))
+                # by content when small: a Tensor constant staged once per use is one input, not forty
+                data = a.value._data
+                key = ("tensor", data.dtype.str, data.shape, data.tobytes()) if data.size <= 64 else ("id", id(a.value))
                 spec = InputSpec("array", tuple(a.value.shape), a.value._data.dtype.name)
             else:                       # a Python number: passed in the dtype of the step reading it
                 key = ("number", repr(a.value), type(a.value).__name__, out_dtype)
