@@ -171,6 +171,7 @@ def test_the_fused_graph_can_be_drawn():
     assert png[:8] == b"\x89PNG\r\n\x1a\n"
 
 
+@needs_numba
 def test_a_kernel_that_cannot_be_compiled_falls_back_to_numpy_with_a_warning(monkeypatch):
     def broken(spec):
         raise RuntimeError("no compiler today")

@@ -171,7 +171,9 @@ class Fused:
         try:
             from ..fast.fusion import compile_kernel
             run = compile_kernel(self.spec)
-            probe = [np.zeros(i.shape, i.dtype) if i.kind == "array" else 0 for i in self.spec.inputs]
+            # the constants as they are (a read-only array is another Numba signature), zeros for the rest
+            probe = [(x.value._data if x.is_tensor else x.value) if isinstance(x, Literal)
+                     else np.zeros(i.shape, i.dtype) for x, i in zip(self.ins, self.spec.inputs)]
             with np.errstate(all="ignore"):
                 run(*probe)                 # compile now: a typing error is caught here, not later
             return run
