@@ -19,7 +19,7 @@ import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 RUN = ROOT / "benchmarks" / "run.py"
-VARIANTS = ["W1.forward", "W1.grad", "W2", "W3", "W4", "W5"]
+VARIANTS = ["W1.forward", "W1.grad", "W1.scalar-forward", "W1.scalar-grad", "W2", "W3", "W4", "W5"]
 STANDARD = ["minims PyNative", "minims Graph", "NumPy by hand"]
 
 if str(ROOT) not in sys.path:

@@ -14,11 +14,18 @@ on first use, with a test after each equation (``if bad(v5): report(graph, 2, (v
 first equation that turns finite inputs into NaN/Inf raises ``NonFiniteError`` naming the graph, the
 equation and the primitive (``minims.interpreters.nan_check``).  Without the option the plain code
 runs, unchanged.
+
+With the fast path on (``minims.fast.enabled``) a plan runs a third variant, built on first use:
+the code of ``fuse_elementwise(graph)`` (``fuse.py``), where chains of elementwise equations are
+single Numba kernels.  The switch is read at every run, so turning the fast path off gives the
+plain code again; ``check_nan`` always runs the plain checking code (no fusion), so the equation
+it names is the primitive that made the NaN.
 """
 from __future__ import annotations
 
 import numpy as np
 
+from .. import fast
 from ..common import undo
 from ..interpreters import nan_check
 from ..interpreters.stack import MinimsError
@@ -63,6 +70,17 @@ class Plan:
         self._namespace = namespace
         self._checking_parts = (header, checks, lines[-1])
         self._checking_fn = None
+        self._fused_plan = None         # the Plan of the fused graph; False when nothing fuses
+
+    @property
+    def fused_plan(self) -> "Plan":
+        """The plan of ``fuse_elementwise(graph)`` (itself when nothing fuses); built on first use."""
+        if self._fused_plan is None:
+            from .fuse import fuse_elementwise
+            fused = fuse_elementwise(self.graph)
+            # False, not self, when nothing fuses: a plan holding itself would be a reference cycle
+            self._fused_plan = False if fused is self.graph else Plan(fused)
+        return self._fused_plan or self
 
     def checking_source(self) -> str:
         """The code run under ``check_nan``: each equation followed by the test of its outputs."""
@@ -89,6 +107,8 @@ class Plan:
         if nan_check.enabled:
             nan_check.note_composite()
             fn = self._checking()
+        elif fast.enabled:
+            fn = self.fused_plan._fn
         try:
             results = fn(*arrays)
         except MinimsError:
@@ -99,7 +119,7 @@ class Plan:
         for (param, _), value in zip(self.graph.effects, results[self._n_out:]):
             undo.record(param)
             param._data = np.array(value, dtype=param._data.dtype)
-        return [np.asarray(r) for r in results[:self._n_out]]
+        return [r if type(r) is np.ndarray else np.asarray(r) for r in results[:self._n_out]]
 
     def _locate_failure(self, arrays) -> None:
         """Run the equations one by one and raise the failing primitive's own error."""

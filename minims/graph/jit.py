@@ -8,7 +8,8 @@ compiles the function again.)  ``traces`` counts
 compilations, so retracing can be observed (and tested) without timing anything.
 
 ``f.graph(*args)`` returns the optimised graph for those arguments (print it, or show it in Jupyter
-as a picture); ``f.graph(*args, optimized=False)`` the graph as traced; ``f.grad_graph(*args)`` the
+as a picture); ``f.graph(*args, optimized=False)`` the graph as traced; ``f.graph(*args, fused=True)``
+the graph the fast path runs (elementwise chains fused into single kernels); ``f.grad_graph(*args)`` the
 backward graph; ``f.source(*args)`` the straight-line Python the executor runs.
 """
 from __future__ import annotations
@@ -134,8 +135,12 @@ class JitFunction:
         return bind(entry.call, *tensors)
 
     # ----- looking at the graphs ----------------------------------------------------------------
-    def graph(self, *args, optimized=True):
+    def graph(self, *args, optimized=True, fused=False):
+        """The optimised graph for these arguments; ``optimized=False``: as traced; ``fused=True``:
+        as the fast path runs it, chains of elementwise equations fused (``fuse.py``)."""
         entry = self._compiled(args)
+        if fused:
+            return entry.call.plan.fused_plan.graph
         return entry.graph if optimized else entry.raw
 
     def source(self, *args) -> str:
