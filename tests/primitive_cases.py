@@ -33,6 +33,7 @@ from minims.primitives import linalg as L
 from minims.primitives import math as M
 from minims.primitives import reduce as D
 from minims.primitives import compare as C
+from minims.primitives import input_grads as G
 from minims.primitives import nn as P
 from programs import MulWithBprop, SinWithTripledRule, TanhWithScaledHook
 
@@ -120,6 +121,17 @@ def _unary(name):
 
 for _name in UNARY:
     CASES[_name] = _unary(_name)
+
+
+@cases_for("TanhGrad", "SigmoidGrad", "SqrtGrad")
+def _input_grads(rng):
+    """The derivatives of tanh, sigmoid and sqrt, taken from the input: ``(x, dout)``, broadcasting;
+    the reference is SymPy's derivative of their ``sympy`` rules."""
+    out = []
+    for cls, domain in ((G.TanhGrad, "any"), (G.SigmoidGrad, "any"), (G.SqrtGrad, "pos")):
+        for a, b in (((2, 3), (2, 3)), ((3,), (2, 3))):
+            out.append(_symbolic(cls.__name__, cls(), (values(rng, a, domain), values(rng, b))))
+    return out
 
 
 @cases_for("ReluGrad")

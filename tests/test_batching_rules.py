@@ -32,6 +32,7 @@ from minims.interpreters import stack
 from minims.primitives import activation as A
 from minims.primitives import array as R
 from minims.primitives import compare as C
+from minims.primitives import input_grads as G
 from minims.primitives import linalg as L
 from minims.primitives import math as M
 from minims.primitives import nn as P
@@ -176,6 +177,9 @@ def _binary(name, cls, exact=True):
 
 for _name, _cls in EXACT_BINARY.items():
     BATCH_CASES[_name] = _binary(_name, _cls)
+BATCH_CASES.update(dict.fromkeys(("TanhGrad", "SigmoidGrad", "SqrtGrad"), lambda: [
+    BCase(f"{cls.__name__}{list(a)}{list(b)}", cls(), args_of(rand(*a, low=low), rand(*b)), False)
+    for cls, low in ((G.TanhGrad, -2.0), (G.SigmoidGrad, -2.0), (G.SqrtGrad, 0.5)) for a, b in PAIRS]))
 BATCH_CASES["Pow"] = lambda: [BCase("Pow", M.Pow(), args_of(rand(2, 3, low=0.5), rand(3)), False),
                               BCase("Pow(x, 3)", lambda x: M.Pow()(x, 3.0), args_of(rand(3)), False)]
 

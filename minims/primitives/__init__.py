@@ -13,6 +13,8 @@ Where the rows live:
 * ``base.py`` — ``Primitive``, its optional flags, ``wants_grad``;
 * ``operands.py`` — operand checks, dtype promotion, ``sum_to`` (un-broadcasting gradients);
 * ``math.py`` (arithmetic, transcendental), ``activation.py``, ``compare.py``, ``reduce.py``,
+  ``input_grads.py`` (the derivatives of tanh, sigmoid and sqrt, taken from the input, on the
+  accurate NumPy kernels of ``accurate.py``),
   ``linalg.py`` (MatMul), ``array.py`` (shapes, indexing, casts; ``index_operands.py``: how index
   Tensors reach the indexing primitives as operands), ``state.py`` (Assign),
   ``debug.py`` (Print), ``dataset.py`` (GetNext, which always refuses: there is no device queue);

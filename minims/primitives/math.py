@@ -5,6 +5,8 @@ minims ops on the primal values, so differentiating a rule again just works.
 """
 from __future__ import annotations
 
+from fractions import Fraction
+
 import numpy as np
 import sympy
 
@@ -14,6 +16,8 @@ from ..interpreters.stack import bind, describe_args
 from ..common.tensor import Tensor, _describe
 from .base import Primitive, wants_grad
 from . import batch_rules, tangents as T
+from .accurate import in_float64, logistic
+from .input_grads import SigmoidGrad, SqrtGrad, TanhGrad
 from .operands import as_operand, binary_operands, sum_to
 
 
@@ -169,10 +173,12 @@ def _pow_dx(x, y):
     give 0 * inf = NaN at x = 0, as MindSpore 2.10 does; PyTorch gives 0).  For an integer base the
     exponent is kept >= 0: NumPy refuses negative integer powers, and the only valid case it
     changes, y = 0, is 0 anyway."""
-    e = y - 1
     if isinstance(x, Tensor) and not x.dtype.is_float:
+        e = y - 1
         e = ops.maximum(e, 0) if isinstance(e, Tensor) else max(e, 0)
-    d = ops.mul(y, ops.pow(x, e))
+        d = ops.mul(y, ops.pow(x, e))
+    else:
+        d = ops.mul(y, _power_of_y_minus_1(x, y))
     if not isinstance(y, Tensor):                  # a number exponent: x^0 is constant everywhere
         return ops.zeros_like(d) if y == 0 else d
     # only where the formula breaks (x = 0, y = 0): elsewhere its y-derivative, x^(y-1)(1 + y log x),
@@ -180,6 +186,43 @@ def _pow_dx(x, y):
     if not isinstance(x, Tensor):
         return _zero_where(ops.equal(y, 0), d) if x == 0 else d
     return _zero_where(ops.logical_and(ops.equal(y, 0), ops.equal(x, 0)), d)
+
+
+def _power_of_y_minus_1(x, y):
+    """x^(y-1) for a float base, with the rounding of y - 1 put back.
+
+    y - 1 is rounded whenever y has bits below the last place of y - 1 (y = -31.96, y = 0.3), and a
+    power is sensitive to its exponent: x^(y-1) then carries about |(y-1) log x| ULP of error (179
+    ULP at x = 576, y = -31.96).  TwoSum gives the rounding error r exactly, y - 1 = e + r, and
+    x^(y-1) = x^e x^r, where x^r = 1 + r log x to far below a ULP (|r log x| < 1e-12).  Where x is
+    not a positive finite number the factor is left out: a real power of a negative base needs a
+    whole y, and then r = 0.
+    """
+    e, r = _y_minus_1(y, x.dtype.np_dtype if isinstance(x, Tensor) else np.dtype(np.float64))
+    power = ops.pow(x, e)
+    if not isinstance(r, Tensor):
+        if r == 0:                                 # a whole exponent (x ** 2): nothing to put back
+            return power
+    if isinstance(x, Tensor):
+        positive = ops.logical_and(ops.gt(x, 0), ops.lt(x, float("inf")))
+        log_x = ops.log(ops.select(positive, x, ops.ones_like(x)))
+    else:
+        log_x = float(np.log(x)) if 0 < x < float("inf") else 0.0
+    return ops.mul(power, ops.add(ops.mul(r, log_x), 1))
+
+
+def _y_minus_1(y, dtype):
+    """``y - 1`` as ``e + r``: ``e`` the rounded difference and ``r`` its rounding error, exactly
+    (Knuth's TwoSum, written in minims ops so that it differentiates: dr/dy comes out as exactly 0).
+    A number ``y`` is computed in ``dtype``, the float type the power rounds it to."""
+    if isinstance(y, Tensor):
+        e = ops.sub(y, 1)
+        back = ops.sub(e, y)                       # what was really added to y
+        r = ops.add(ops.sub(y, ops.sub(e, back)), ops.sub(-1, back))
+        return e, r
+    y = dtype.type(y)
+    e = y - dtype.type(1)
+    return float(e), float(Fraction(float(y)) - 1 - Fraction(float(e)))
 
 
 def _pow_dy(x, y, out):
@@ -326,7 +369,9 @@ class Log(_Unary):
     float_only = True
 
     def impl(self, x):
-        return np.log(x)
+        # float32 through float64: NumPy's own float32 log is up to 2.4 ULP off near 1 (SIMD,
+        # depending on the CPU), and log x enters the derivatives of x^y twice
+        return in_float64(np.log, x)
 
     def bprop(self, x, out, dout):
         return (ops.div(dout, x),)
@@ -343,12 +388,12 @@ class Sqrt(_Unary):
     def impl(self, x):
         return np.sqrt(x)
 
+    # from x, not as dout / (2 out): the second derivative then takes two roundings fewer
     def bprop(self, x, out, dout):
-        return (ops.div(ops.mul(dout, 0.5), out),)
+        return (SqrtGrad()(x, dout),)
 
     def jvp(self, primals, tangents):
-        out = bind(self, *primals)
-        return out, ops.div(ops.mul(tangents[0], 0.5), out)
+        return bind(self, *primals), SqrtGrad()(primals[0], tangents[0])
 
     sympy = staticmethod(sym_elementwise(sympy.sqrt))
 
@@ -425,12 +470,13 @@ class Tanh(_Unary):
     def impl(self, x):
         return np.tanh(x)
 
+    # From x, not dout * (1 - out * out): where tanh saturates, out rounds to ±1 and the textbook
+    # rule gives 0 or noise (input_grads.py).
     def bprop(self, x, out, dout):
-        return (ops.mul(dout, ops.sub(1, ops.mul(out, out))),)
+        return (TanhGrad()(x, dout),)
 
     def jvp(self, primals, tangents):
-        out = bind(self, *primals)
-        return out, ops.mul(tangents[0], ops.sub(1, ops.mul(out, out)))
+        return bind(self, *primals), TanhGrad()(primals[0], tangents[0])
 
     sympy = staticmethod(sym_elementwise(sympy.tanh))
 
@@ -439,15 +485,15 @@ class Sigmoid(_Unary):
     float_only = True
 
     def impl(self, x):
-        # the tanh form never overflows, unlike 1 / (1 + exp(-x)) for large negative x
-        return (np.tanh(x * 0.5) + 1) * np.asarray(0.5, dtype=x.dtype)
+        # not (tanh(x/2) + 1) / 2, which cancels to 0 for large negative x (accurate.py)
+        return in_float64(logistic, x)
 
+    # from x, not dout * out * (1 - out), which cancels where sigmoid saturates (input_grads.py)
     def bprop(self, x, out, dout):
-        return (ops.mul(dout, ops.mul(out, ops.sub(1, out))),)
+        return (SigmoidGrad()(x, dout),)
 
     def jvp(self, primals, tangents):
-        out = bind(self, *primals)
-        return out, ops.mul(tangents[0], ops.mul(out, ops.sub(1, out)))
+        return bind(self, *primals), SigmoidGrad()(primals[0], tangents[0])
 
     sympy = staticmethod(sym_elementwise(lambda v: 1 / (1 + sympy.exp(-v))))
 

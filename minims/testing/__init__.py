@@ -7,7 +7,9 @@
   (see ``minims.interpreters.symbolic``);
 * :func:`check_modes` — the same function and its derivatives in PyNative, Graph mode and ``jit``;
 * :func:`leftover_state`, :func:`global_state` — the state minims keeps between calls (is it clean
-  after an error?).
+  after an error?);
+* ``minims.testing.accuracy`` — the ULP error of every elementwise rule against mpmath (imported on
+  its own: ``python -m minims.testing.accuracy``).
 """
 from .gradcheck import DEFAULT_ATOL, DEFAULT_EPS, DEFAULT_RTOL, check_grads, numerical_grad
 from ..interpreters.symbolic import reference_grad, symbolic_call, symbolic_grad, symbols_like

@@ -1,0 +1,72 @@
+"""Run one rule of a primitive the way a user's program runs it, on a whole array of points.
+
+The rule kinds, each measured against the matching derivative of the SymPy form:
+
+* ``impl`` — the forward value, ``prim(x)`` (the eval interpreter runs ``impl``);
+* ``bprop`` — the first derivative in reverse mode, ``grad(f, i)`` (the backward rule);
+* ``jvp`` — the first derivative in forward mode, the tangent of ``jvp(f, x, e_i)`` (the jvp rule);
+* ``bprop∘bprop`` — the second derivative ``grad(grad(f, i), j)``: the backward rule differentiated
+  by the backward rules of the operations it is written in;
+* ``jvp∘jvp`` — the second derivative in forward mode, ``jvp`` of ``jvp``.
+
+The primitive is elementwise and its inputs have the same shape, so ``grad`` (sensitivity ones) and
+a unit tangent give every point's own derivative at once.
+"""
+from __future__ import annotations
+
+from ... import ops
+from ...autodiff.grad_api import grad
+from ...common.tensor import Tensor
+
+__all__ = ["RULE_KINDS", "ORDER", "run"]
+
+#: The rule kinds, in the order of the table.
+RULE_KINDS = ("impl", "bprop", "jvp", "bprop∘bprop", "jvp∘jvp")
+
+#: How many derivatives each kind takes.
+ORDER = {"impl": 0, "bprop": 1, "jvp": 1, "bprop∘bprop": 2, "jvp∘jvp": 2}
+
+
+def _bind_varying(prim, args, vary):
+    """``f(*varying) = prim(*args)`` with the varying inputs in their places (the others fixed)."""
+    def f(*values):
+        full = list(args)
+        for k, v in zip(vary, values):
+            full[k] = v
+        return prim(*full)
+    return f
+
+
+def _tangent(f, position):
+    """``x -> d f / d x_position`` in forward mode: ``jvp`` of f as a function of that input alone
+    (the others are constants of the jvp, as in ``jvp(lambda x: f(x, y), x, 1)``, rather than
+    inputs with zero tangents)."""
+    def d(*xs):
+        def alone(x):
+            return f(*xs[:position], x, *xs[position + 1:])
+        return ops.jvp(alone, xs[position], ops.ones_like(xs[position]))[1]
+    return d
+
+
+def run(kind: str, prim, args, vary: tuple, wrt: tuple):
+    """The result of rule ``kind`` as a NumPy array.
+
+    ``args`` are the primitive's inputs (Tensors for the varying ones, Python numbers for fixed
+    ones), ``vary`` the positions of the varying inputs, ``wrt`` the derivative as positions into
+    ``vary`` (``(0,)`` = d/dx, ``(0, 1)`` = d/dy of d/dx).
+    """
+    f = _bind_varying(prim, args, vary)
+    xs = tuple(args[k] for k in vary)
+    if kind == "impl":
+        out = f(*xs)
+    elif kind == "bprop":
+        out = grad(f, grad_position=wrt[0])(*xs)
+    elif kind == "bprop∘bprop":
+        out = grad(grad(f, grad_position=wrt[0]), grad_position=wrt[1])(*xs)
+    elif kind == "jvp":
+        out = _tangent(f, wrt[0])(*xs)
+    elif kind == "jvp∘jvp":
+        out = _tangent(_tangent(f, wrt[0]), wrt[1])(*xs)
+    else:
+        raise ValueError(f"unknown rule kind {kind!r}; the kinds are {RULE_KINDS}")
+    return out.asnumpy() if isinstance(out, Tensor) else out
