@@ -7,7 +7,8 @@
   (see ``minims.interpreters.symbolic``);
 * :func:`check_modes` — the same function and its derivatives in PyNative, Graph mode and ``jit``;
 * :func:`leftover_state`, :func:`global_state` — the state minims keeps between calls (is it clean
-  after an error?).
+  after an error?);
+* :func:`with_parameters_as_args` — a Cell's Parameters as arguments, for ``check_grads``.
 """
 from .gradcheck import DEFAULT_ATOL, DEFAULT_EPS, DEFAULT_RTOL, check_grads, numerical_grad
 from ..interpreters.symbolic import reference_grad, symbolic_call, symbolic_grad, symbols_like
@@ -18,3 +19,6 @@ from .modes import MODE_FAMILIES, ModeResults, check_modes
 from .state import global_state, leftover_state
 
 __all__ += ["check_modes", "ModeResults", "MODE_FAMILIES", "global_state", "leftover_state"]
+from .weights import with_parameters_as_args
+
+__all__ += ["with_parameters_as_args"]
