@@ -5,6 +5,7 @@
 * an untouched stub (``NotImplementedError``) is "not solved yet", never "wrong";
 * every exercise is in its chapter, with a check cell, and has a solution and a wrong answer tested.
 """
+import importlib
 import json
 import re
 from pathlib import Path
@@ -13,11 +14,12 @@ import pytest
 
 from minims.testing.exercises import evaluate, exercises
 
-from chapters.solutions import ch01, ch02, ch03, ch04, ch05, ch06, ch07, ch08, ch09
 from exercise_wrong_answers import WRONG
 
 ROOT = Path(__file__).resolve().parent.parent
-CHAPTERS = sorted((ROOT / "chapters").glob("0*.ipynb"))
+CHAPTERS = sorted((ROOT / "chapters").glob("*.ipynb"))
+SOLUTION_MODULES = [importlib.import_module(f"chapters.solutions.{path.stem}")
+                    for path in sorted((ROOT / "chapters" / "solutions").glob("ch*.py"))]
 
 
 def chapter_cell_code(chapter: str, start: str) -> str:
@@ -44,9 +46,8 @@ def with_var_exp(var_exp):
     return Var
 
 
-SOLUTIONS = {**ch01.SOLUTIONS, "1.3": with_var_exp(ch01.var_exp), **ch02.SOLUTIONS, **ch03.SOLUTIONS,
-             **ch04.SOLUTIONS, **ch05.SOLUTIONS, **ch06.SOLUTIONS, **ch07.SOLUTIONS, **ch08.SOLUTIONS,
-             **ch09.SOLUTIONS}
+SOLUTIONS = {key: answer for module in SOLUTION_MODULES for key, answer in module.SOLUTIONS.items()}
+SOLUTIONS["1.3"] = with_var_exp(importlib.import_module("chapters.solutions.ch01").var_exp)  # chapter 01's Var
 
 
 @pytest.mark.parametrize("exercise_id", sorted(exercises()))
@@ -98,6 +99,6 @@ def test_every_exercise_is_checked_in_its_chapter_and_has_a_tested_slip():
     ids = set(exercises())
     assert set(checked) == ids
     for exercise_id, chapter in checked.items():
-        assert chapter.startswith(f"0{exercise_id.split('.')[0]}_"), (exercise_id, chapter)
+        assert chapter.startswith(f"{int(exercise_id.split('.')[0]):02d}_"), (exercise_id, chapter)
     assert {w[0] for w in WRONG} == ids
     assert set(SOLUTIONS) == ids
