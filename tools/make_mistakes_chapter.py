@@ -21,6 +21,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from minims.testing.mistakes import MISTAKES, SECTIONS  # noqa: E402
+from mistakes_exercises import exercise_cells  # noqa: E402  (tools/, next to this script)
 
 DEFAULT = ROOT / "chapters" / "08_common_mistakes.ipynb"
 
@@ -129,6 +130,7 @@ def build():
     unknown = {m.section for m in MISTAKES} - {key for key, _ in SECTIONS}
     if unknown:
         raise SystemExit(f"mistakes in unknown sections: {sorted(unknown)}")
+    cells += exercise_cells(_id)
     cells.append(nbformat.v4.new_markdown_cell(CHECK_MD, id=_id("check-md")))
     cells.append(nbformat.v4.new_code_cell(CHECK, id=_id("check")))
     nb.cells = cells

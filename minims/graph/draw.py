@@ -443,10 +443,11 @@ def _place(layers, title_height: float, layer_gap: float):
 class _Layout:
     """Where everything goes, in inches at natural size (y grows upwards, so it is negative)."""
 
-    def __init__(self, graph: Graph, title: str):
+    def __init__(self, graph: Graph, title: str, parts=None):
+        """``parts``: ready-made ``(nodes, edges)`` to lay out instead of ``graph``'s (draw_tape.py)."""
         _require_matplotlib()
-        self.compact = len(graph.equations) > COMPACT_ABOVE
-        nodes, edges = _build(graph, self.compact)
+        self.compact = parts is None and len(graph.equations) > COMPACT_ABOVE
+        nodes, edges = _build(graph, self.compact) if parts is None else parts
         _assign_layers(nodes, edges)
         _add_dummies(nodes, edges)
         _size_boxes(nodes)
@@ -563,6 +564,14 @@ def _default_title(graph: Graph) -> str:
 # ================================================================================================
 # 4. The public functions
 # ================================================================================================
+def _figure(layout: _Layout):
+    """A new Figure exactly as large as ``layout`` (shrunk to fit the maximum size), drawn."""
+    scale = layout.natural_scale()
+    fig = _new_figure(layout.width * scale, layout.height * scale)
+    _render(layout, fig.add_axes((0, 0, 1, 1)), scale)
+    return fig
+
+
 def draw_graph(graph: Graph, ax=None, title=None):
     """Draw ``graph`` on ``ax`` (a new Figure sized to the graph if None); returns the Axes.
 
@@ -572,13 +581,10 @@ def draw_graph(graph: Graph, ax=None, title=None):
     """
     layout = _Layout(graph, _default_title(graph) if title is None else title)
     if ax is None:
-        scale = layout.natural_scale()
-        fig = _new_figure(layout.width * scale, layout.height * scale)
-        ax = fig.add_axes((0, 0, 1, 1))
-    else:
-        box = ax.get_position()
-        width, height = ax.figure.get_size_inches()
-        scale = min(box.width * width / layout.width, box.height * height / layout.height)
+        return _figure(layout).axes[0]
+    box = ax.get_position()
+    width, height = ax.figure.get_size_inches()
+    scale = min(box.width * width / layout.width, box.height * height / layout.height)
     _render(layout, ax, scale)
     return ax
 

@@ -21,6 +21,7 @@ primitive fix its shape (``Primitive.fix_shape``); the graph checks that shape a
 from __future__ import annotations
 
 import linecache
+import re
 import os
 import sys
 import threading
@@ -43,14 +44,24 @@ class StaticGraphError(MinimsError, RuntimeError):
     """Something a static graph cannot express (a branch on a Tensor's value ...)."""
 
 
+# The files IPython compiles a notebook cell into (ipykernel: /tmp/ipykernel_<pid>/<hash of the code>.py;
+# plain IPython: <ipython-input-<n>-<hash>>): their names change with the cell's text and the process.
+_NOTEBOOK_CELL = re.compile(r"(^|[\\/])ipykernel_\d+[\\/]\d+\.py$|^<ipython-input-")
+
+
+def _file_label(filename: str) -> str:
+    """How an error names a file: its base name, or "a notebook cell" for a cell's code."""
+    return "a notebook cell" if _NOTEBOOK_CELL.search(filename) else os.path.basename(filename)
+
+
 def user_location() -> str:
-    """``file:line: source`` of the innermost frame outside minims (the user's code)."""
+    """``file, line N, in function: source`` of the innermost frame outside minims (the user's code)."""
     frame = sys._getframe(1)
     while frame is not None:
         path = os.path.abspath(frame.f_code.co_filename)
         if not path.startswith(_MINIMS_DIR + os.sep):
             source = linecache.getline(frame.f_code.co_filename, frame.f_lineno).strip()
-            name = os.path.basename(frame.f_code.co_filename)
+            name = _file_label(frame.f_code.co_filename)
             return f"{name}, line {frame.f_lineno}, in {frame.f_code.co_name}: {source}"
         frame = frame.f_back
     return "(unknown location)"
@@ -98,10 +109,12 @@ class StagingTracer(Tracer):
             )
         raise StaticGraphError(
             f"Graph mode cannot read the value of a Tensor while compiling '{self._trace.name}' "
-            f"({self._var!r}: {self._var.type}), at {user_location()}. A static graph is built once "
-            "for all values, so Python `if`/`while`/`float()`/`.asnumpy()` on a Tensor is not "
-            "possible. Fix: use ops.select(cond, a, b) for value-dependent choices, pass the value as a "
-            "Python number (it then becomes part of the compiled signature), or run in PyNative mode."
+            f"({self._var!r}: {self._var.type}), at {user_location()}. minims compiles by running the "
+            "function once on placeholders, which have no values, so Python `if`/`while`/`float()`/"
+            "`.asnumpy()` on a Tensor is not possible here (MindSpore's compiler parses the source and "
+            "turns such an `if` into control flow in the graph). Fix: use ops.select(cond, a, b) for "
+            "value-dependent choices, pass the value as a Python number (it then becomes part of the "
+            "compiled signature), or run in PyNative mode."
         )
 
     def __repr__(self) -> str:

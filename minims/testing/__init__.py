@@ -10,6 +10,7 @@
   after an error?);
 * ``minims.testing.accuracy`` — the ULP error of every elementwise rule against mpmath (imported on
   its own: ``python -m minims.testing.accuracy``).
+* :func:`with_parameters_as_args` — a Cell's Parameters as arguments, for ``check_grads``.
 """
 from .gradcheck import DEFAULT_ATOL, DEFAULT_EPS, DEFAULT_RTOL, check_grads, numerical_grad
 from ..interpreters.symbolic import reference_grad, symbolic_call, symbolic_grad, symbols_like
@@ -20,3 +21,6 @@ from .modes import MODE_FAMILIES, ModeResults, check_modes
 from .state import global_state, leftover_state
 
 __all__ += ["check_modes", "ModeResults", "MODE_FAMILIES", "global_state", "leftover_state"]
+from .weights import with_parameters_as_args
+
+__all__ += ["with_parameters_as_args"]

@@ -1,0 +1,78 @@
+"""Exercises of chapter 01 (how autodiff works): backward rules of new primitives, and the tiny engine.
+
+1.1  a bprop rule for Softplus, log(1 + e^x), differentiable twice (``check_grads(order=2)``);
+1.2  a bprop rule for x * exp(y) with a broadcast y (``sum_to``, two gradients in order);
+1.3  ``exp`` for the 40-line engine's ``Var`` (a local derivative).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ... import ops
+from .declare import derivative_exercise, points_of
+from .measure import derived, sensitivity, where
+from .feedback import Quantity
+from . import Exercise
+
+def softplus(x):
+    """log(1 + e^x), for SymPy (exercises 1.1 and 9.1)."""
+    return ops.log(1 + ops.exp(x))
+
+
+SOFTPLUS_POINTS = [{"x": [-2.0, 0.3, 1.5]}, {"x": [[0.5, -1.0], [2.5, 0.0]]}]
+
+SOFTPLUS = derivative_exercise(
+    "1.1", "a bprop rule for Softplus",
+    "differentiate log(1 + e^x) on paper: the result is a function minims has as an op. "
+    "Multiply it by dout, return a tuple, and use minims ops only (an outer grad must record them).",
+    build=lambda Softplus, point: Softplus(), formula=softplus, points=SOFTPLUS_POINTS,
+    orders=(0, 1, 2), check_grads_order=2)
+
+SCALE_EXP = derivative_exercise(
+    "1.2", "a bprop rule for x * exp(y), with y broadcast",
+    "one gradient per input, in the order of the inputs, each times dout. y was broadcast over "
+    "the rows of x: its gradient must come back with y's shape (see Mul.bprop).",
+    build=lambda ScaleExp, point: ScaleExp(),
+    formula=lambda x, y: x * ops.exp(y),
+    points=[{"x": [[0.5, -1.0, 2.0], [1.5, 0.25, -0.5]], "y": [0.2, -0.4, 0.1]}],
+    orders=(0, 1, 2), check_grads_order=2)
+
+
+# ----- 1.3: the tiny engine ------------------------------------------------------------------------
+_ENGINE_POINTS = points_of({"x": 0.5, "y": 2.0}, {"x": -1.3, "y": 0.4})
+
+
+def _engine_formula(x, y):
+    return ops.exp(x * y) + x
+
+
+def _engine_run(Var):
+    """Value and gradients of exp(x*y) + x, computed by the engine with the learner's Var.exp."""
+    found = []
+    for seed, point in enumerate(_ENGINE_POINTS):
+        dout = sensitivity((), seed)
+        x, y = Var(float(point["x"])), Var(float(point["y"]))
+        out = (x * y).exp() + x
+        (out * float(dout)).backward()         # the seed gradient dout, as ops.grad's sensitivity
+        at = where(point)
+        found += [Quantity("value", "", 0, at, np.float64(out.value)),
+                  Quantity("gradient", "x", 1, at, np.float64(x.grad), sens=dout),
+                  Quantity("gradient", "y", 1, at, np.float64(y.grad), sens=dout)]
+    return found
+
+
+def _engine_expect():
+    found = []
+    for seed, point in enumerate(_ENGINE_POINTS):
+        found += derived(_engine_formula, point, orders=(0, 1), seed=seed)
+    return found
+
+
+VAR_EXP = Exercise(
+    "1.3", "exp for the tiny engine",
+    "look at Var.sin: a new Var with the value, and one (parent, local derivative) pair. "
+    "What is the derivative of e^x?",
+    run=_engine_run, expect=_engine_expect,
+    solved="The engine now differentiates exp(x*y) + x like ops.grad.")
+
+EXERCISES = (SOFTPLUS, SCALE_EXP, VAR_EXP)

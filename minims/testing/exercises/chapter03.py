@@ -1,0 +1,35 @@
+"""Exercises of chapter 03 (custom layers).
+
+3.1  a ``LeakyReLU(alpha)`` Cell built from existing ops (no bprop: autodiff derives it);
+3.2  a Cell ``Scale`` with a custom bprop that also returns its Parameter's gradient
+     (``internal_params``), the Parameter broadcast over the input.
+"""
+from __future__ import annotations
+
+import sympy
+
+from .declare import cell_of, derivative_exercise
+from .measure import elementwise
+
+LEAKY_RELU = derivative_exercise(
+    "3.1", "a LeakyReLU layer from existing ops",
+    "a Python `if` cannot decide for a whole Tensor at once; Threshold shows the op that "
+    "chooses element by element.",
+    build=lambda LeakyReLU, point: LeakyReLU(0.1),
+    formula=elementwise(lambda s: sympy.Piecewise((s, s > 0), (s / 10, True))),
+    symbolic=False,
+    points=[{"x": [-2.0, -0.5, 0.25, 3.0]}, {"x": [[1.5, -1.0], [-0.1, 0.7]]}],
+    orders=(0, 1, 2))
+
+
+SCALE = derivative_exercise(
+    "3.2", "a custom bprop that returns a Parameter's gradient",
+    "declare the Parameter in self.internal_params, and return a pair: the input gradients "
+    "and a dict {Parameter: gradient}. w has shape [1] but was used against x of shape [3].",
+    build=cell_of("w"),
+    formula=lambda x, w: w * x,
+    points=[{"x": [0.5, -1.0, 2.0], "w": [1.5]}],
+    orders=(0, 1), params=("w",),
+    solved="Both the input's and the Parameter's gradients match SymPy.")
+
+EXERCISES = (LEAKY_RELU, SCALE)

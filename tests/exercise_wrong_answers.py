@@ -1,0 +1,300 @@
+"""Typical wrong answers to the chapters' exercises, each with the diagnosis it must get.
+
+``WRONG`` lists ``(exercise id, what the slip is, answer, expected diagnosis kind)``; the answers are
+the solutions of ``chapters/solutions/`` with one slip each (a sign, a missing ``sum_to``, gradients in
+the wrong order, NumPy inside a rule, a Python ``if`` in Graph mode ...).  The kinds are those of
+``minims.testing.exercises.feedback``.
+"""
+import numpy as np
+
+import minims.nn as nn
+import minims.ops as ops
+from minims import Parameter, Tensor
+from minims.interpreters.stack import bind
+from minims.primitives.operands import sum_to
+from minims.testing.exercises.chapter09 import example_loss
+
+from chapters.solutions import ch01, ch02, ch03, ch04, ch05, ch08, ch09
+
+
+# ----- chapter 01 -----------------------------------------------------------------------------------
+class SoftplusSign(ch01.Softplus):
+    def bprop(self, x, out, dout):
+        return (ops.mul(dout, -ops.sigmoid(x)),)
+
+
+class SoftplusNoDout(ch01.Softplus):
+    def bprop(self, x, out, dout):
+        return (ops.sigmoid(x),)
+
+
+class SoftplusNumpy(ch01.Softplus):
+    def bprop(self, x, out, dout):          # right values, but a constant to an outer grad
+        return (ops.mul(dout, Tensor(1 / (1 + np.exp(-x.asnumpy())))),)
+
+
+class SoftplusBare(ch01.Softplus):
+    def bprop(self, x, out, dout):
+        return ops.mul(dout, ops.sigmoid(x))
+
+
+class ScaleExpNoSumTo(ch01.ScaleExp):
+    def bprop(self, x, y, out, dout):
+        return sum_to(ops.mul(dout, ops.exp(y)), x), ops.mul(dout, out)
+
+
+class ScaleExpSwapped(ch01.ScaleExp):
+    def bprop(self, x, y, out, dout):
+        return sum_to(ops.mul(dout, out), y), sum_to(ops.mul(dout, ops.exp(y)), x)
+
+
+class ScaleExpTwice(ch01.ScaleExp):
+    def bprop(self, x, y, out, dout):
+        return sum_to(ops.mul(dout, ops.exp(y)), x) * 2, sum_to(ops.mul(dout, out), y)
+
+
+def var_exp_local_is_x(self):
+    import math
+    return type(self)(math.exp(self.value), ((self, self.value),))
+
+
+# ----- chapter 02 -----------------------------------------------------------------------------------
+class AffineNoTanh(ch02.Affine):
+    def construct(self, x):
+        return ops.matmul(x, self.w) + self.b
+
+
+class AffineTensors(nn.Cell):
+    def __init__(self, w, b):
+        super().__init__()
+        self.w, self.b = w, b                 # Tensors, not Parameters: nothing to train
+
+    def construct(self, x):
+        return ops.tanh(ops.matmul(x, self.w) + self.b)
+
+
+def _sgd(update):
+    def sgd_step(net, x, lr):
+        params = net.trainable_params()
+        grads = ops.grad(lambda x: ops.sum(net(x) ** 2), None, params)(x)
+        for p, g in zip(params, grads):
+            update(p, g, lr)
+    return sgd_step
+
+
+def _rebind(p, g, lr):
+    p = p - lr * g                            # rebinds the name; the Parameter is unchanged  # noqa: F841
+
+
+# ----- chapter 03 -----------------------------------------------------------------------------------
+class LeakyReLUIf(ch03.LeakyReLU):
+    def construct(self, x):
+        if x > 0:
+            return x
+        return self.alpha * x
+
+
+class LeakyReLUWrongSide(ch03.LeakyReLU):
+    def construct(self, x):
+        return ops.select(x > 0, self.alpha * x, x)
+
+
+class ScaleNoSum(ch03.Scale):
+    def bprop(self, x, out, dout):
+        return (self.w * dout,), {self.w: x * dout}
+
+
+class ScaleNoDout(ch03.Scale):
+    def bprop(self, x, out, dout):
+        return (self.w * ops.ones_like(dout),), {self.w: ops.sum(x, keepdim=True)}
+
+
+# ----- chapter 04 -----------------------------------------------------------------------------------
+class SpikeTrueDerivative(ch04.Spike):
+    def bprop(self, x, out, dout):
+        return (ops.zeros_like(x),)
+
+
+class SpikeNoSquare(ch04.Spike):
+    def bprop(self, x, out, dout):
+        return (dout / (1 + 10 * ops.abs(x)),)
+
+
+class SpikeNoDout(ch04.Spike):
+    def bprop(self, x, out, dout):
+        return (1 / ops.square(1 + 10 * ops.abs(x)),)
+
+
+class HypotSwapped(ch04.Hypot):
+    def bprop(self, x, y, out, dout):
+        return dout * y / out, dout * x / out
+
+
+class HypotNumpy(ch04.Hypot):
+    def bprop(self, x, y, out, dout):
+        r = Tensor(np.hypot(x.asnumpy(), y.asnumpy()))
+        return dout * x / r, dout * y / r
+
+
+# ----- chapter 05 -----------------------------------------------------------------------------------
+class PageBprop(ch05.Net):
+    def bprop(self, x, y, out, dout):         # the page's example: not the gradient
+        return x + y, x * y
+
+
+class NetSwapped(ch05.Net):
+    def bprop(self, x, y, out, dout):
+        return dout * 2 * x * y, dout * y * y
+
+
+class NetHalfDy(ch05.Net):
+    def bprop(self, x, y, out, dout):
+        return dout * y * y, dout * x * y
+
+
+def ce_grad_sum(logits, labels):
+    n, classes = logits.shape
+    return ops.softmax(logits) - ops.one_hot(labels, classes, 1.0, 0.0)
+
+
+def ce_grad_sign(logits, labels):
+    return -ch05.ce_grad(logits, labels)
+
+
+# ----- chapter 06 -----------------------------------------------------------------------------------
+def clip_unchanged(grad):
+    return grad
+
+
+def clip_above_only(grad):
+    return (ops.minimum(grad[0], 1.0),)
+
+
+def clip_to_unit(grad):
+    return (ops.minimum(ops.maximum(grad[0], 0.0), 1.0),)
+
+
+def halve_nothing(cell_id, grad_input, grad_output):
+    return None
+
+
+def halve_grad_input(cell_id, grad_input, grad_output):
+    return tuple(g * 0.5 for g in grad_input)
+
+
+# ----- chapter 07 -----------------------------------------------------------------------------------
+def soft_threshold_if(x):
+    if x > 1:
+        return x - 1
+    if x < -1:
+        return x + 1
+    return ops.zeros_like(x)
+
+
+def soft_threshold_swapped(x):
+    return ops.select(x > 1, x + 1, ops.select(x < -1, x - 1, ops.zeros_like(x)))
+
+
+def newton_while(a):
+    x = a
+    while float(ops.abs(x * x - a).max()) > 1e-12:
+        x = (x + a / x) / 2
+    return x
+
+
+def newton_three_steps(a):
+    x = a
+    for _ in range(3):
+        x = (x + a / x) / 2
+    return x
+
+
+# ----- chapter 08 -----------------------------------------------------------------------------------
+class ScaleWReadsWeight(ch08.ScaleW):
+    def __init__(self, w):
+        nn.Cell.__init__(self)
+        self.w = Parameter(w, name="w")       # no internal_params
+
+    def bprop(self, x, out, dout):
+        return (dout * self.w,)
+
+
+def predict_uncast(x, w):
+    return ops.matmul(x, w)
+
+
+def predict_float64(x, w):
+    return ops.matmul(x.astype(w.dtype), w)
+
+
+# ----- chapter 09 -----------------------------------------------------------------------------------
+class SoftplusJvpNoTangent(ch09.Softplus):
+    def jvp(self, primals, tangents):
+        return bind(self, primals[0]), ops.sigmoid(primals[0])
+
+
+class SoftplusJvpSign(ch09.Softplus):
+    def jvp(self, primals, tangents):
+        return bind(self, primals[0]), -ops.mul(tangents[0], ops.sigmoid(primals[0]))
+
+
+class SoftplusJvpNumpy(ch09.Softplus):
+    def jvp(self, primals, tangents):
+        x = primals[0]
+        return bind(self, x), ops.mul(tangents[0], Tensor(1 / (1 + np.exp(-x.asnumpy()))))
+
+
+def hvp_gradient_times_v(f, x, v):
+    return ops.grad(f)(x) * v
+
+
+def per_example_summed(w, xs, ys):
+    return ops.grad(lambda w: ops.sum(ops.vmap(example_loss, in_axes=(None, 0, 0))(w, xs, ys)))(w)
+
+
+WRONG = [
+    ("1.1", "sign error", SoftplusSign, "sign"),
+    ("1.1", "dout ignored", SoftplusNoDout, "dout"),
+    ("1.1", "NumPy inside the rule", SoftplusNumpy, "higher-order"),
+    ("1.1", "a bare Tensor, not a tuple", SoftplusBare, "tuple"),
+    ("1.2", "missing sum_to", ScaleExpNoSumTo, "shape"),
+    ("1.2", "gradients in the wrong order", ScaleExpSwapped, "swapped"),
+    ("1.2", "a factor 2 too many", ScaleExpTwice, "factor"),
+    ("1.3", "local derivative x instead of e^x", var_exp_local_is_x, "values"),
+    ("2.1", "tanh forgotten", AffineNoTanh, "values"),
+    ("2.1", "Tensors instead of Parameters", AffineTensors, "values"),
+    ("2.2", "sign error (gradient ascent)", _sgd(lambda p, g, lr: p.set_data(p + lr * g)), "sign"),
+    ("2.2", "learning rate forgotten", _sgd(lambda p, g, lr: p.set_data(p - g)), "factor"),
+    ("2.2", "name rebound, Parameter not updated", _sgd(_rebind), "zero"),
+    ("3.1", "a Python if on a Tensor", LeakyReLUIf, "branch"),
+    ("3.1", "alpha on the wrong side", LeakyReLUWrongSide, "values"),
+    ("3.2", "missing sum over the broadcast", ScaleNoSum, "shape"),
+    ("3.2", "dout ignored", ScaleNoDout, "dout"),
+    ("4.1", "the true derivative of the step", SpikeTrueDerivative, "zero"),
+    ("4.1", "square forgotten", SpikeNoSquare, "values"),
+    ("4.1", "dout ignored", SpikeNoDout, "dout"),
+    ("4.2", "gradients in the wrong order", HypotSwapped, "swapped"),
+    ("4.2", "NumPy inside the rule", HypotNumpy, "higher-order"),
+    ("5.1", "the page's bprop", PageBprop, "values"),
+    ("5.1", "gradients in the wrong order", NetSwapped, "swapped"),
+    ("5.1", "factor 2 of dy forgotten", NetHalfDy, "factor"),
+    ("5.2", "sum instead of mean", ce_grad_sum, "factor"),
+    ("5.2", "sign error", ce_grad_sign, "sign"),
+    ("6.1", "gradient returned unchanged", clip_unchanged, "unchanged"),
+    ("6.1", "clipped above only", clip_above_only, "values"),
+    ("6.1", "clipped to [0, 1]", clip_to_unit, "values"),
+    ("6.2", "hook returns None", halve_nothing, "unchanged"),
+    ("6.2", "grad_input halved instead", halve_grad_input, "values"),
+    ("7.1", "a Python if on a Tensor", soft_threshold_if, "graph"),
+    ("7.1", "branches swapped", soft_threshold_swapped, "values"),
+    ("7.2", "while loop on a Tensor's value", newton_while, "graph"),
+    ("7.2", "too few steps", newton_three_steps, "values"),
+    ("8.1", "the catalogue's code: Parameter read in bprop", ScaleWReadsWeight, "internal_params"),
+    ("8.2", "the catalogue's code: no cast", predict_uncast, "dtype"),
+    ("8.2", "cast to float64 instead", predict_float64, "values"),
+    ("9.1", "tangent ignored", SoftplusJvpNoTangent, "tangent"),
+    ("9.1", "sign error", SoftplusJvpSign, "sign"),
+    ("9.1", "NumPy inside the rule", SoftplusJvpNumpy, "higher-order"),
+    ("9.2", "gradient times v", hvp_gradient_times_v, "values"),
+    ("9.3", "the gradient of the batch's total loss", per_example_summed, "shape"),
+]
