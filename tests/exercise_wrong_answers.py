@@ -5,6 +5,9 @@ the solutions of ``chapters/solutions/`` with one slip each (a sign, a missing `
 the wrong order, NumPy inside a rule, a Python ``if`` in Graph mode ...).  The kinds are those of
 ``minims.testing.exercises.feedback``.
 """
+import math
+
+import mpmath
 import numpy as np
 
 import minims.nn as nn
@@ -14,7 +17,7 @@ from minims.interpreters.stack import bind
 from minims.primitives.operands import sum_to
 from minims.testing.exercises.chapter09 import example_loss
 
-from chapters.solutions import ch01, ch02, ch03, ch04, ch05, ch08, ch09
+from chapters.solutions import ch01, ch02, ch03, ch04, ch05, ch08, ch09, ch10
 
 
 # ----- chapter 01 -----------------------------------------------------------------------------------
@@ -252,6 +255,24 @@ def per_example_summed(w, xs, ys):
     return ops.grad(lambda w: ops.sum(ops.vmap(example_loss, in_axes=(None, 0, 0))(w, xs, ys)))(w)
 
 
+# ----- chapter 10 -----------------------------------------------------------------------------------
+def tanh_derivative_textbook(x):
+    return 1 - ops.tanh(x) ** 2             # cancels once tanh(x) rounds to 1
+
+
+def tanh_derivative_half(x):
+    u = ops.exp(-2 * ops.abs(x))
+    return 2 * u / (1 + u) ** 2
+
+
+def ulp_error_52_bits(c, t):                # 2**(e - 52) for |t| in [2**(e-1), 2**e): one bit short
+    return float(abs(mpmath.mpf(c) - t) / mpmath.ldexp(1, math.frexp(float(t))[1] - 52))
+
+
+def ulp_error_of_computed(c, t):            # the ULP of c, not of the true value
+    return abs(c - float(t)) / np.spacing(abs(c))
+
+
 WRONG = [
     ("1.1", "sign error", SoftplusSign, "sign"),
     ("1.1", "dout ignored", SoftplusNoDout, "dout"),
@@ -297,4 +318,9 @@ WRONG = [
     ("9.1", "NumPy inside the rule", SoftplusJvpNumpy, "higher-order"),
     ("9.2", "gradient times v", hvp_gradient_times_v, "values"),
     ("9.3", "the gradient of the batch's total loss", per_example_summed, "shape"),
+    ("10.1", "the textbook 1 - tanh(x)**2", tanh_derivative_textbook, "digits"),
+    ("10.1", "2u instead of 4u", tanh_derivative_half, "factor"),
+    ("10.1", "sign error", lambda x: -ch10.tanh_derivative(x), "sign"),
+    ("10.2", "ULP one bit too big (52 bits)", ulp_error_52_bits, "factor"),
+    ("10.2", "the ULP of the computed value", ulp_error_of_computed, "values"),
 ]

@@ -89,7 +89,7 @@ _EXERCISES: dict = {}
 
 
 def exercises() -> dict:
-    """Every exercise, by id ("1.1", "1.2", ... "9.3")."""
+    """Every exercise, by id ("1.1", "1.2", ... "10.2")."""
     return dict(_registry())
 
 

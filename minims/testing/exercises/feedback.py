@@ -17,6 +17,8 @@ numbers alone:
 ``factor``              got = c * expected for one constant c (a forgotten 2, 1/N, learning rate)
 ``zero``                got = 0 where the reference is not (a cut gradient, a Parameter not updated)
 ``higher-order``        order 1 right, order >= 2 wrong: the rule is not itself differentiable
+``digits``              a value checked in ULP (``Quantity.ulps``) right to a few digits, or 0 where
+                        the truth is tiny, but too many ULP off: a formula that cancels
 ``values``              none of the above: where it differs, expected vs got
 ======================  ==========================================================================
 
@@ -31,7 +33,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-__all__ = ["Quantity", "Difference", "first_difference", "diagnose_error", "RTOL", "ATOL", "show"]
+__all__ = ["Quantity", "Difference", "first_difference", "diagnose_error", "ulp_distance", "RTOL", "ATOL",
+           "show"]
 
 #: Tolerances of the comparison: the exercises compute in float64, the references with 30 digits.
 RTOL, ATOL = 1e-6, 1e-9
@@ -66,6 +69,8 @@ class Quantity:
     sens: np.ndarray | None = None
     alternatives: dict = field(default_factory=dict)
     source: str = ""            # where the expected value comes from, if not the exercise's reference
+    ulps: float | None = None   # compare in ULP of the true value (float64), not with RTOL/ATOL ...
+    lo: object = None           # ... the truth being value + lo (a double-double), lo = 0 if None
 
     @property
     def key(self):
@@ -110,11 +115,41 @@ def _close(a, b) -> bool:
         np.allclose(a, b, rtol=RTOL, atol=ATOL))
 
 
+def ulp_distance(q: Quantity, arr) -> np.ndarray:
+    """The error of ``arr`` in ULP (float64) of the true value ``q.value + q.lo``, elementwise."""
+    from ..accuracy.ulp import FORMATS, ulp_errors
+    lo = np.zeros(np.shape(q.value)) if q.lo is None else q.lo
+    return ulp_errors(arr, _array(q.value), _array(lo), FORMATS["float64"])
+
+
 def _same(expected: Quantity, got) -> bool:
     exp, arr = _array(expected.value), _array(got)
     if exp is None:                         # a label: names, a dtype, a count
         return got == expected.value
+    if expected.ulps is not None:
+        return arr is not None and arr.shape == exp.shape and bool(
+            np.all(ulp_distance(expected, arr) <= expected.ulps))
     return _close(arr, exp)
+
+
+def _lost_digits(q: Quantity, arr, exp):
+    """(kind, text) when a value checked in ULP is right to a few digits (or 0 where the truth is tiny)
+    wherever it is too far off: digits lost to cancellation, not a wrong formula.  None otherwise."""
+    ulps = ulp_distance(q, arr)
+    bad = ulps > q.ulps
+    if not bad.any() or np.all(arr == 0):
+        return None
+    rel = np.abs(arr - exp) / np.maximum(np.abs(exp), np.finfo(np.float64).tiny)
+    if not np.all((rel[bad] <= RTOL) | (arr[bad] == 0)):
+        return None
+    worst = tuple(int(i) for i in np.unravel_index(np.argmax(ulps), ulps.shape))
+    where = f" at index {list(worst)}" if worst else ""
+    return "digits", (
+        f"the formula is right, but digits are lost: {int(bad.sum())} of {bad.size} entries are more than "
+        f"{q.ulps:g} ULP off, the worst{where} by 2**{np.log2(ulps[worst]):.0f} ULP (expected "
+        f"{exp[worst]:.6g}, got {arr[worst]:.6g}). The formula subtracts two nearly equal rounded numbers "
+        "(like 1 - tanh(x)**2 once tanh(x) rounds to 1): only their rounding error is left. Rewrite it "
+        "so that nothing cancels, from the input.")
 
 
 _SLIPS = {
@@ -148,6 +183,10 @@ def _diagnose(q: Quantity, got, expected_list, got_map):
         return "shape", f"the shape is {list(arr.shape)}, expected {list(exp.shape)}."
     if not np.all(np.isfinite(arr)) and np.all(np.isfinite(exp)):
         return "nan", "the result holds NaN or Inf where the reference is finite."
+    if q.ulps is not None:
+        lost = _lost_digits(q, arr, exp)
+        if lost:
+            return lost
     if np.any(np.abs(exp) > ATOL) and _close(arr, -exp):
         return "sign", "the sign is flipped: got = -expected."
     for other in expected_list:
