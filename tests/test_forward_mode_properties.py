@@ -16,29 +16,20 @@ forward and forward over forward.
 Bounded and deterministic by default; ``MINIMS_DEEP=1`` runs a long randomised search
 (``MINIMS_DEEP_EXAMPLES=n`` programs, 2000 by default).
 """
-import os
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import assume, given
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 import minims as ms
 from minims import Tensor, ops
 from minims.testing import check_grads, leftover_state
+from search_budget import bounded
 from programs import GRADS, near_a_kink, programs
 
-DEEP = os.environ.get("MINIMS_DEEP", "") not in ("", "0")
-DEEP_EXAMPLES = int(os.environ.get("MINIMS_DEEP_EXAMPLES", "2000"))
 MODES = ("fwd", "rev")
-
-
-def bounded(n):
-    return settings(max_examples=DEEP_EXAMPLES if DEEP else n, deadline=None, derandomize=not DEEP,
-                    database=None, print_blob=True,
-                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much,
-                                           HealthCheck.data_too_large])
 
 
 @pytest.fixture(autouse=True)

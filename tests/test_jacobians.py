@@ -13,12 +13,11 @@ Each is computed in PyNative mode, inside ``minims.jit`` and in a Graph-mode Cel
 Points exactly on a kink (a Heaviside or Piecewise whose argument is 0 there: no derivative) are
 discarded.  Bounded and deterministic by default; ``MINIMS_DEEP=1`` runs a long randomised search.
 """
-import os
 
 import numpy as np
 import pytest
 import sympy
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import assume, given
 from hypothesis import strategies as st
 
 import minims as ms
@@ -26,21 +25,13 @@ import minims.nn as nn
 from minims import Tensor, ops
 from minims.interpreters.symbolic import as_sympy_array
 from minims.testing import leftover_state, symbolic_call, symbols_like
+from search_budget import bounded
 from programs import SYMBOLIC, programs
 
-DEEP = os.environ.get("MINIMS_DEEP", "") not in ("", "0")
-DEEP_EXAMPLES = int(os.environ.get("MINIMS_DEEP_EXAMPLES", "2000"))
 RTOL, ATOL = 1e-9, 1e-9
 JACOBIANS = {"jacfwd": ops.jacfwd, "jacrev": ops.jacrev}
 HESSIANS = {"jacfwd(jacrev)": (ops.jacfwd, ops.jacrev), "jacrev(jacfwd)": (ops.jacrev, ops.jacfwd),
             "jacfwd(jacfwd)": (ops.jacfwd, ops.jacfwd), "jacrev(jacrev)": (ops.jacrev, ops.jacrev)}
-
-
-def bounded(n):
-    return settings(max_examples=DEEP_EXAMPLES if DEEP else n, deadline=None, derandomize=not DEEP,
-                    database=None, print_blob=True,
-                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much,
-                                           HealthCheck.data_too_large])
 
 
 @pytest.fixture(autouse=True)

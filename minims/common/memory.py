@@ -14,9 +14,10 @@ import os
 
 import numpy as np
 
+from .. import dtype as mstype
 from ..interpreters.stack import MinimsError
 
-__all__ = ["TensorTooLarge", "check_allocation", "physical_memory", "too_large"]
+__all__ = ["TensorTooLarge", "check_allocation", "physical_memory"]
 
 
 class TensorTooLarge(MinimsError, RuntimeError, MemoryError):
@@ -39,21 +40,12 @@ def _human(n: float) -> str:
     raise AssertionError("unreachable")
 
 
-def too_large(where: str, shape, np_dtype, reason: str = "") -> TensorTooLarge:
-    """The error for a Tensor of ``shape`` and ``np_dtype`` that cannot be allocated."""
-    from .. import dtype as mstype
-    nbytes = math.prod(int(d) for d in shape) * np.dtype(np_dtype).itemsize
-    ram = physical_memory()
-    have = f" (this machine has {_human(ram)} of RAM)" if ram else ""
-    return TensorTooLarge(
-        f"{where}: a {mstype.from_numpy(np.dtype(np_dtype))} Tensor of shape {[int(d) for d in shape]} needs "
-        f"{_human(nbytes)}{have}{reason}. Fix: check the shape (a batch or feature size in the wrong "
-        "place?), or use smaller sizes.")
-
-
 def check_allocation(where: str, shape, np_dtype) -> None:
     """Refuse a Tensor larger than the machine's RAM before NumPy tries to allocate it."""
     ram = physical_memory()
     nbytes = math.prod(int(d) for d in shape) * np.dtype(np_dtype).itemsize
     if ram is not None and nbytes > ram:
-        raise too_large(where, shape, np_dtype)
+        raise TensorTooLarge(
+            f"{where}: a {mstype.from_numpy(np.dtype(np_dtype))} Tensor of shape {[int(d) for d in shape]} "
+            f"needs {_human(nbytes)} (this machine has {_human(ram)} of RAM). Fix: check the shape (a "
+            "batch or feature size in the wrong place?), or use smaller sizes.")

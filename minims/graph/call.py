@@ -16,49 +16,15 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..autodiff.grad_api import vjp_call
-from ..common import undo
 from ..interpreters.stack import bind, dispatch
 from ..primitives.base import Primitive, wants_grad
-from ..common.tensor import Tensor
 from .executor import Plan
 from .ir import Graph, Var
 from .passes import optimize
+from .replay import interpret, stage_vjp
 from .residuals import split_for_gradient
-from .staging import current_trace, trace_to_graph
 
 __all__ = ["GraphCall", "interpret", "backward_graph"]
-
-
-def interpret(graph: Graph, args, effects: bool = True):
-    """Re-run ``graph``'s equations with ``bind`` on ``args`` (under whatever interpreters are active)."""
-    env = {}
-    for v, a in zip(graph.inputs, args):
-        env[v.index] = a
-
-    def read(x):
-        return env[x.index] if isinstance(x, Var) else x.value
-    for eq in graph.equations:
-        ins = [read(a) for a in eq.ins]
-        if getattr(eq.prim, "has_effect", False) and not effects:
-            result = tuple(ins[:len(eq.outs)]) if eq.multiple else (ins[0] if ins else None)
-        else:
-            result = bind(eq.prim, *ins)
-        if eq.multiple:
-            for v, r in zip(eq.outs, result):
-                env[v.index] = r
-        else:
-            env[eq.outs[0].index] = result
-    if effects and graph.effects:
-        staging = current_trace()
-        for param, value in graph.effects:
-            if staging is not None:
-                staging.record_effect(param, read(value))
-            else:
-                undo.record(param)          # a failing outer call puts the old array back
-                param._data = np.array(read(value)._data, dtype=param._data.dtype)
-    outs = [read(o) for o in graph.outputs]
-    return outs[0] if len(outs) == 1 else tuple(outs)
 
 
 class GraphCall(Primitive):
@@ -134,34 +100,15 @@ class GraphCall(Primitive):
         # the backward graph may read Parameters of its own (a custom bprop Cell's construct, re-run
         # while it is staged, reads self.w directly): they are its implicit inputs, fed as jit does
         grads = bind(backward, *ins, *(d for d in douts if d is not None), *backward.graph.implicit)
-        grads = grads if isinstance(grads, tuple) else (grads,)
-        out = [None] * n
-        for i, g in zip(wanted, grads):
-            out[i] = g
-        return tuple(out)
+        return _at_positions(n, wanted, grads)
 
 
 def backward_graph(graph: Graph, positions: tuple | None = None, reached: tuple | None = None) -> Graph:
     """The graph of ``(inputs, output cotangents) -> the gradients of the inputs at ``positions``
     (all by default)``, optimised.  ``reached`` flags the outputs that have a cotangent (all by
     default); the others get none, so rules fed only by them do not run."""
-    n = len(graph.inputs)
-    positions = tuple(range(n)) if positions is None else positions
-    reached = (True,) * len(graph.outputs) if reached is None else reached
-
-    def grad_of_graph(*flat):
-        ins, given = flat[:n], iter(flat[n:])
-        douts = [next(given) if r else None for r in reached]
-        _, grads, _ = vjp_call(lambda *a: interpret(graph, a, effects=False), ins, positions, (),
-                               sens=douts, where=f"grad of graph '{graph.name}'")
-        return tuple(grads)
-
-    examples = [Tensor._make(np.zeros(v.shape, v.dtype.np_dtype)) for v in graph.inputs]
-    examples += [Tensor._make(np.zeros(o.shape, o.dtype.np_dtype)) if isinstance(o, Var)
-                 else Tensor._make(np.zeros_like(o.value._data)) for o, r in zip(graph.outputs, reached) if r]
-    # zeros stand for the inputs: a mask's count is fixed by the replayed equations, not read here
-    raw = trace_to_graph(grad_of_graph, examples, name=f"{graph.name}_grad", examples_only=True)
-    return optimize(raw)
+    positions = tuple(range(len(graph.inputs))) if positions is None else positions
+    return optimize(stage_vjp(graph, positions, reached))
 
 
 class _ResidualRule:
@@ -198,9 +145,13 @@ class _ResidualRule:
         key = ("residuals", self.split.positions, wanted)
         if key not in self.call._backward:
             self.call._backward[key] = GraphCall(self.split.backward_for(wanted))
-        grads = bind(self.call._backward[key], *self.residuals, *douts)
-        grads = grads if isinstance(grads, tuple) else (grads,)
-        out = [None] * n
-        for i, g in zip(wanted, grads):
-            out[i] = g
-        return tuple(out)
+        return _at_positions(n, wanted, bind(self.call._backward[key], *self.residuals, *douts))
+
+
+def _at_positions(n: int, wanted: tuple, grads) -> tuple:
+    """One gradient per input of a call with ``n`` inputs: ``grads`` (one or a tuple) at ``wanted``."""
+    grads = grads if isinstance(grads, tuple) else (grads,)
+    out = [None] * n
+    for i, g in zip(wanted, grads):
+        out[i] = g
+    return tuple(out)

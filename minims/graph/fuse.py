@@ -40,7 +40,6 @@ import warnings
 
 import numpy as np
 
-from ..common.tensor import Tensor
 from .ir import Equation, Graph, Literal, Var
 
 __all__ = ["Fused", "fuse_elementwise", "ELEMENTWISE", "REDUCTIONS"]

@@ -22,12 +22,9 @@ was staged, and the caller falls back to the replaying backward graph.
 """
 from __future__ import annotations
 
-import numpy as np
-
-from ..common.tensor import Tensor
 from .ir import Graph, Var
 from .passes import eliminate_dead_code, optimize
-from .staging import trace_to_graph
+from .replay import stage_vjp
 
 __all__ = ["ResidualSplit", "split_for_gradient"]
 
@@ -66,24 +63,10 @@ class ResidualSplit:
 
 def split_for_gradient(graph: Graph, positions: tuple) -> ResidualSplit | None:
     """Split ``graph`` for the gradients of its inputs at ``positions``; None if it cannot be."""
-    from .call import interpret                  # lazy: call.py builds on this module
-    from ..autodiff.grad_api import vjp_call
     if graph.effects:
         return None
     n, k = len(graph.inputs), len(graph.outputs)
-
-    def joint(*flat):
-        ins, douts = flat[:n], flat[n:]
-        value, grads, _ = vjp_call(lambda *a: interpret(graph, a, effects=False), ins, positions, (),
-                                   sens=list(douts), where=f"grad of graph '{graph.name}'")
-        outs = (value,) if k == 1 else tuple(value)
-        return outs + tuple(grads)
-
-    examples = [Tensor._make(np.zeros(v.shape, v.dtype.np_dtype)) for v in graph.inputs]
-    examples += [Tensor._make(np.zeros(o.shape, o.dtype.np_dtype)) if isinstance(o, Var)
-                 else Tensor._make(np.zeros_like(o.value._data)) for o in graph.outputs]
-    # zeros stand for the inputs (examples_only): a mask's count is fixed by the replayed equations
-    staged = optimize(trace_to_graph(joint, examples, name=f"{graph.name}_joint", examples_only=True))
+    staged = optimize(stage_vjp(graph, positions, with_outputs=True, name=f"{graph.name}_joint"))
     if staged.implicit:
         # it reads Parameters of its own (a bprop Cell re-running construct): keep the replaying path,
         # which feeds them as a compiled call does

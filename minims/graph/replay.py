@@ -1,0 +1,77 @@
+"""Replaying a graph: its equations run again with ``bind``, under whatever interpreters are active.
+
+``interpret`` is what every transforming interpreter does with a compiled call (``inline``), and
+``stage_vjp`` stages the replay under a gradient level: the graph of ``(inputs, output cotangents)
+-> gradients`` (and, for ``residuals.py``, the outputs too) — the backward rules written into a
+new graph (source transformation).  ``call.py``'s replaying backward graph and ``residuals.py``'s
+joint graph are both this one staging.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..autodiff.grad_api import vjp_call
+from ..common import undo
+from ..common.tensor import Tensor
+from ..interpreters.stack import bind
+from .ir import Graph, Var
+from .staging import current_trace, trace_to_graph
+
+__all__ = ["interpret", "stage_vjp"]
+
+
+def interpret(graph: Graph, args, effects: bool = True):
+    """Re-run ``graph``'s equations with ``bind`` on ``args`` (under whatever interpreters are active)."""
+    env = {}
+    for v, a in zip(graph.inputs, args):
+        env[v.index] = a
+
+    def read(x):
+        return env[x.index] if isinstance(x, Var) else x.value
+    for eq in graph.equations:
+        ins = [read(a) for a in eq.ins]
+        if getattr(eq.prim, "has_effect", False) and not effects:
+            result = tuple(ins[:len(eq.outs)]) if eq.multiple else (ins[0] if ins else None)
+        else:
+            result = bind(eq.prim, *ins)
+        if eq.multiple:
+            for v, r in zip(eq.outs, result):
+                env[v.index] = r
+        else:
+            env[eq.outs[0].index] = result
+    if effects and graph.effects:
+        staging = current_trace()
+        for param, value in graph.effects:
+            if staging is not None:
+                staging.record_effect(param, read(value))
+            else:
+                undo.record(param)          # a failing outer call puts the old array back
+                param._data = np.array(read(value)._data, dtype=param._data.dtype)
+    outs = [read(o) for o in graph.outputs]
+    return outs[0] if len(outs) == 1 else tuple(outs)
+
+
+def stage_vjp(graph: Graph, positions: tuple, reached: tuple | None = None, with_outputs: bool = False,
+              name: str | None = None) -> Graph:
+    """Stage ``(inputs, cotangents of the reached outputs) -> (outputs if with_outputs, gradients of
+    the inputs at positions)`` by replaying ``graph`` under a gradient level (unoptimised).
+
+    ``reached`` flags the outputs that have a cotangent (all by default); the others get none, so
+    rules fed only by them do not run.  Zeros stand for the inputs (``examples_only``): a mask's
+    count is fixed by the replayed equations, not read from these placeholders.
+    """
+    n, k = len(graph.inputs), len(graph.outputs)
+    reached = (True,) * k if reached is None else reached
+
+    def replay(*flat):
+        ins, given = flat[:n], iter(flat[n:])
+        douts = [next(given) if r else None for r in reached]
+        value, grads, _ = vjp_call(lambda *a: interpret(graph, a, effects=False), ins, positions, (),
+                                   sens=douts, where=f"grad of graph '{graph.name}'")
+        outs = ((value,) if k == 1 else tuple(value)) if with_outputs else ()
+        return outs + tuple(grads)
+
+    examples = [Tensor._make(np.zeros(v.shape, v.dtype.np_dtype)) for v in graph.inputs]
+    examples += [Tensor._make(np.zeros(o.shape, o.dtype.np_dtype)) if isinstance(o, Var)
+                 else Tensor._make(np.zeros_like(o.value._data)) for o, r in zip(graph.outputs, reached) if r]
+    return trace_to_graph(replay, examples, name=name or f"{graph.name}_grad", examples_only=True)
