@@ -24,7 +24,7 @@ import sympy
 from .. import ops
 from ..interpreters.stack import bind
 from . import batch_rules, tangents as T
-from .accurate import in_float64, sech_squared
+from .accurate import in_float64, sech_squared, sech_squared_for_narrow
 from .base import Primitive, wants_grad
 from .operands import sum_to
 
@@ -40,14 +40,25 @@ class _InputGrad(Primitive):
         return batch_rules.elementwise(self, args, dims, size)
 
     def kernel(self, x, dout):
-        """``dout * f'(x)`` on float64 arrays."""
+        """``dout * f'(x)`` on float64 arrays, accurate to float64's last bits."""
         raise NotImplementedError
+
+    def narrow_kernel(self, x, dout):
+        """``dout * f'(x)`` in float64 for a float32 or narrower result: only the final rounding to
+        that format has to be right, which plain float64 arithmetic gives much more cheaply.
+        ``None``: use ``kernel``."""
+        return None
 
     def ratio(self, x):
         """``f''(x) / f'(x)`` in minims ops: the x-derivative of the rule is ``ratio(x) * rule``."""
         raise NotImplementedError
 
     def impl(self, x, dout):
+        dtype = np.result_type(x, dout)
+        if dtype.itemsize < 8:
+            out = self.narrow_kernel(x, dout)
+            if out is not None:
+                return out.astype(dtype, copy=False)
         return in_float64(self.kernel, x, dout)
 
     def bprop(self, x, dout, out, g):
@@ -70,6 +81,9 @@ class TanhGrad(_InputGrad):
     def kernel(self, x, dout):
         return dout * sech_squared(x)
 
+    def narrow_kernel(self, x, dout):
+        return np.multiply(dout, sech_squared_for_narrow(x), dtype=np.float64)
+
     def ratio(self, x):
         return ops.mul(ops.tanh(x), -2.0)
 
@@ -82,6 +96,9 @@ class SigmoidGrad(_InputGrad):
 
     def kernel(self, x, dout):
         return dout * (0.25 * sech_squared(0.5 * x))       # σ' = sech²(x/2) / 4: both scalings exact
+
+    def narrow_kernel(self, x, dout):
+        return np.multiply(dout, 0.25 * sech_squared_for_narrow(x, 0.5), dtype=np.float64)
 
     def ratio(self, x):
         return ops.neg(ops.tanh(ops.mul(x, 0.5)))
