@@ -267,6 +267,38 @@ def test_gradients_of_a_jitted_function_agree_with_fusion_on(dtype):
     assert_agree(*run_both(ms.grad(ms.grad(ms.jit(loss))), x), dtype)
 
 
+def test_tanh_and_sigmoid_derivatives_fuse_in_float32_only_and_through_sech():
+    from minims.primitives.input_grads import SigmoidGrad, TanhGrad
+    # 1 - tanh(x)**2 would print from the SymPy rule and lose every digit where tanh saturates
+    assert fusion.scalar_template(TanhGrad(), (None, None), "float32") == "opnd1*_sech(opnd0)**2"
+    assert fusion.scalar_template(SigmoidGrad(), (None, None), "float32") == "(1/4)*opnd1*_sech((1/2)*opnd0)**2"
+    for prim in (TanhGrad(), SigmoidGrad()):         # float64 keeps the double-double NumPy kernel
+        with pytest.raises(fusion.Unfusable, match="not fused in float64"):
+            fusion.scalar_template(prim, (None, None), "float64")
+    f = ms.jit(ms.grad(lambda x: ops.sum(ops.tanh(ops.sin(x)) * 2.0)))
+
+    def fused_members(x):
+        return [e.prim.name for eq in fused_equations(f.graph(x, fused=True)) for e in eq.prim.equations]
+    assert "TanhGrad" in fused_members(tensor((4,)))
+    assert "TanhGrad" not in fused_members(tensor((4,), "float64"))
+
+
+@needs_numba
+@pytest.mark.parametrize("fn, derivative", [
+    (ops.tanh, lambda x: 1.0 / np.cosh(x) ** 2),
+    (ops.sigmoid, lambda x: np.exp(-np.abs(x)) / (1.0 + np.exp(-np.abs(x))) ** 2)])
+def test_fused_tanh_and_sigmoid_derivatives_survive_saturation(fn, derivative):
+    # in float64 (NumPy, no cancellation in these forms) the true derivatives at 10 and 40 are
+    # 8.2e-9 and 7.2e-35 for tanh: normal float32 numbers that 1 - tanh(x)**2 would give as 0
+    x = Tensor(np.array([-40.0, -10.0, -0.5, 0.0, 0.3, 2.0, 10.0, 40.0], np.float32))
+    f = ms.jit(ms.grad(lambda x: ops.sum(fn(x * 1.0) * 1.0)))
+    ref, got = run_both(f, x)
+    want = derivative(x.asnumpy().astype(np.float64)).astype(np.float32)
+    assert np.all(want > 0)
+    np.testing.assert_allclose(got[0], want, rtol=2e-7, atol=0)      # within a float32 ULP
+    np.testing.assert_allclose(ref[0], want, rtol=2e-7, atol=0)
+
+
 @needs_numba
 def test_check_nan_names_the_primitive_inside_a_fusible_chain():
     f = ms.jit(lambda x: ops.exp(ops.log(x - 1.0) * 2.0))

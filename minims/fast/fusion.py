@@ -122,6 +122,9 @@ class _Printer(PythonCodePrinter):
     def _print_sign(self, expr):
         return f"_sign({self._print(expr.args[0])})"
 
+    def _print_sech(self, expr):
+        return f"_sech({self._print(expr.args[0])})"
+
     def _print_floor(self, expr):
         return f"np.floor({self._print(expr.args[0])})"
 
@@ -134,13 +137,16 @@ _HELPERS = {
     "_fmin": "def _fmin(a, b):\n    return a if (a <= b or a != a) else b\n",
     "_sign": ("def _sign(a):\n    if a > 0:\n        return 1.0\n    if a < 0:\n        return -1.0\n"
               "    return a * 1.0\n"),                                          # 0 stays 0, NaN stays NaN
+    # in float64 whatever the operand: cosh overflows to inf (sech 0) without a warning in Numba
+    "_sech": "def _sech(a):\n    return 1.0 / math.cosh(np.float64(a))\n",
 }
 _OPERAND = re.compile(r"\bopnd(\d+)\b")
 _templates: dict = {}
 
 
-def scalar_template(prim, operands: tuple) -> str:
-    """The scalar code of ``prim`` from its ``sympy`` rule: data operands are ``opnd<i>``.
+def scalar_template(prim, operands: tuple, dtype: str = "float64") -> str:
+    """The scalar code of ``prim`` from its ``sympy`` rule (or its ``fused_sympy`` form for a result
+    of ``dtype``, where it has one): data operands are ``opnd<i>``.
 
     ``operands`` has one entry per input of the equation: None for a data operand (a tensor or a
     number), the value itself for a static one (a dtype, a shape).  A shape is replaced by ``()``:
@@ -148,16 +154,16 @@ def scalar_template(prim, operands: tuple) -> str:
     Raises :class:`Unfusable` when there is no rule or the printer cannot write it.
     """
     key = (type(prim), tuple(sorted((k, repr(v)) for k, v in vars(prim).items())),
-           tuple(None if o is None else repr(o) for o in operands))
+           tuple(None if o is None else repr(o) for o in operands), dtype)
     cached = _templates.get(key)
     if cached is None:
-        cached = _templates[key] = _derive(prim, operands)
+        cached = _templates[key] = _derive(prim, operands, dtype)
     if isinstance(cached, Unfusable):
         raise cached
     return cached
 
 
-def _derive(prim, operands):
+def _derive(prim, operands, dtype):
     args = []
     for i, o in enumerate(operands):
         if o is None:
@@ -165,7 +171,12 @@ def _derive(prim, operands):
         else:
             args.append(() if isinstance(o, tuple) else o)
     try:
-        expr = prim.sympy(*args)
+        if prim.fused_sympy is None:
+            expr = prim.sympy(*args)
+        else:
+            expr = prim.fused_sympy(dtype, *args)
+            if expr is None:
+                return Unfusable(f"{prim.name}: not fused in {dtype} (its NumPy kernel is more accurate)")
         expr = np.asarray(expr, dtype=object)
         if expr.shape != ():
             return Unfusable(f"{prim.name}: its SymPy rule is not elementwise")

@@ -48,7 +48,7 @@ __all__ = ["Fused", "fuse_elementwise", "ELEMENTWISE", "REDUCTIONS"]
 ELEMENTWISE = frozenset({
     "Add", "Sub", "Mul", "Div", "Pow", "Maximum", "Minimum", "Neg", "Exp", "Log", "Sqrt", "Square",
     "Abs", "Sign", "Sin", "Cos", "Tanh", "Sigmoid", "Reciprocal", "Floor", "ReLU", "ReluGrad", "ReLU6",
-    "ReLU6Grad", "Select", "Cast", "BroadcastTo", "Identity", "StopGradient"})
+    "ReLU6Grad", "Select", "Cast", "BroadcastTo", "Identity", "StopGradient", "TanhGrad", "SigmoidGrad"})
 
 #: Reductions a cluster may end in (summed in float64 in the same loop).
 REDUCTIONS = {"ReduceSum": "sum", "ReduceMean": "mean"}
@@ -99,7 +99,7 @@ def _template(eq):
         return None
     from ..fast.fusion import Unfusable, scalar_template   # no Numba imported: only SymPy
     try:
-        return scalar_template(eq.prim, tuple(operands))
+        return scalar_template(eq.prim, tuple(operands), np.dtype(out.dtype.np_dtype).name)
     except Unfusable:
         return None
 

@@ -330,15 +330,32 @@ def _array(a):
 
 def evaluate(prim, args):
     """The eval interpreter: run ``prim.impl`` on NumPy arrays and wrap the result in Tensors."""
+    return wrap(evaluate_arrays(prim, args))
+
+
+def evaluate_arrays(prim, args):
+    """``prim.impl`` on the arguments' arrays, its result as NumPy returned it (not wrapped); a NumPy
+    error becomes the primitive's own."""
     arrays = [a._data if type(a) is Tensor else _array(a) if isinstance(a, Tensor) else a for a in args]
     try:
-        out = prim.impl(*arrays)
+        return prim.impl(*arrays)
     except MinimsError:
         raise
     except (ValueError, TypeError, IndexError, ZeroDivisionError, OverflowError, MemoryError,
             np.exceptions.AxisError) as exc:
         raise prim.explain_failure(exc, args) from None
-    return wrap(out)
+
+
+def evaluates_directly(args) -> bool:
+    """True when ``bind(prim, *args)`` goes straight to ``evaluate``: nothing rewrites or observes
+    the call, no argument is a tracer and no other evaluator is set.  A caller may then use
+    ``evaluate_arrays`` and keep values only it reads (a compiled graph's residuals) as arrays."""
+    if _state.rewrites or _evaluate is not evaluate:
+        return False
+    for a in args:
+        if isinstance(a, Tracer):
+            return False
+    return True
 
 
 _evaluate = evaluate        # what ``dispatch`` runs at the bottom; ``set_evaluator`` replaces it
@@ -356,17 +373,32 @@ def evaluator():
 
 
 def wrap(out):
-    if isinstance(out, np.ndarray):
-        t = object.__new__(Tensor)
+    """``impl``'s result as Tensors: an array, or a (nested) tuple of them (a compiled graph's
+    outputs and residuals: the common case is tested first, without a call per element)."""
+    if type(out) is np.ndarray:
+        t = _new(Tensor)
         t._data = out
         return t
     if isinstance(out, tuple):
-        return tuple(wrap(o) for o in out)
+        return tuple([_wrap_array(o) if type(o) is np.ndarray else wrap(o) for o in out])
+    if isinstance(out, np.ndarray):
+        t = _new(Tensor)
+        t._data = out
+        return t
     if isinstance(out, np.generic):
         t = object.__new__(Tensor)
         t._data = np.asarray(out)
         return t
     return out
+
+
+_new = object.__new__
+
+
+def _wrap_array(a):
+    t = _new(Tensor)
+    t._data = a
+    return t
 
 
 def describe_args(args) -> str:

@@ -141,6 +141,13 @@ class Primitive:
     #: ``graph/residuals.py``), as ``(out, rule)``; or None, and the tape records the primitive itself.
     forward_for_gradient = None
 
+    #: Optional ``fused_sympy(self, dtype, *inputs)``: the scalar form graph fusion compiles for a
+    #: result of ``dtype`` ("float32" or "float64") when it must differ from the ``sympy`` rule — an
+    #: exact form that loses every digit in floats (``1 - tanh(x)**2`` where tanh saturates) — or
+    #: None where the primitive must not be fused in that dtype (its NumPy kernel is more accurate
+    #: than any scalar form).  Absent: fusion prints the ``sympy`` rule.
+    fused_sympy = None
+
     def __init__(self, name: str | None = None):
         if name is not None:
             if not isinstance(name, str):       # ops.ReLU(x): the input given to the constructor
