@@ -14,7 +14,7 @@ from __future__ import annotations
 from .. import ops
 from ..interpreters import nan_check
 from ..interpreters.stack import Trace, Tracer, dispatch, MinimsError
-from ..primitives.base import run_bprop
+from ..primitives.base import gradient_mask
 from ..common.tensor import Tensor
 
 __all__ = ["TapeTrace", "TapeTracer", "Node", "GradientError", "check_every_rule"]
@@ -60,8 +60,11 @@ class TapeTracer(Tracer):
         return self._primal.dtype
 
 
+_new = object.__new__
+
+
 def _box(trace, primal, node, index):
-    t = object.__new__(TapeTracer)
+    t = _new(TapeTracer)
     t._data = primal._data
     t._primal = primal
     t._trace = trace
@@ -83,15 +86,20 @@ class TapeTrace(Trace):
         return _box(self, value, node, None)
 
     def process(self, prim, args):
+        # the hot path of every op under grad: no helper calls for the common single-output case
         primals = []
         parents = []
         for a in args:
-            if isinstance(a, TapeTracer) and a._trace is self:
+            if type(a) is TapeTracer and a._trace is self:
                 primals.append(a._primal)
                 parents.append((a._node, a._index))
             else:
                 # a constant Tensor is kept as it is now (a later t[i] = v gives it a new array)
-                primals.append(Tensor._make(a._data) if type(a) is Tensor else a)
+                if type(a) is Tensor:
+                    c = _new(Tensor)
+                    c._data = a._data
+                    a = c
+                primals.append(a)
                 parents.append(None)
         split = None
         if prim.forward_for_gradient is not None:      # a compiled graph: forward once, keep residuals
@@ -99,12 +107,15 @@ class TapeTrace(Trace):
         out, rule = split if split is not None else (dispatch(prim, primals), prim)
         if not prim.differentiable:
             return out
-        node = Node(rule, primals, parents, out)
+        node = _new(Node)
+        node.prim, node.args, node.parents, node.out, node.cot = rule, primals, parents, out, None
         self.tape.append(node)
         if isinstance(out, tuple):
             return tuple(_box(self, o, node, i) if isinstance(o, Tensor) else o
                          for i, o in enumerate(out))
-        return _box(self, out, node, None)
+        t = _new(TapeTracer)
+        t._data, t._primal, t._trace, t._node, t._index = out._data, out, self, node, None
+        return t
 
     def owns(self, value) -> bool:
         return isinstance(value, TapeTracer) and value._trace is self
@@ -137,30 +148,37 @@ class TapeTrace(Trace):
         tape = self.tape
         if not keep:
             self.tape = []
-        for node in reversed(tape):
-            cot = node.cot
-            if cot is None:
-                continue
-            node.cot = None
-            if isinstance(node.out, tuple):
-                missing = None if node.prim.takes_missing_cotangents else _zeros_for
-                dout = tuple(c if c is not None or missing is None else missing(o) for c, o in zip(cot, node.out))
-            else:
-                dout = cot[0]
-            if naming_rules:
-                nan_check.set_rule(node)
-            if node.prim.skips_unneeded_grads:     # only rules that ask wants_grad() pay for it
-                needed = tuple([p is not None for p in node.parents])
-                grads = run_bprop(node.prim, needed, (*node.args, node.out, dout))
-            else:
-                grads = node.prim.bprop(*node.args, node.out, dout)
-            if node.prim.checks_rule_results or check_every_rule:
-                grads = _check_rule_result(node, grads)
-            for parent, g in zip(node.parents, grads):
-                if parent is not None and g is not None:
-                    _accumulate(parent[0], parent[1], g)
-            if not keep:
-                node.args = node.parents = node.out = None      # free memory as we go
+        # the mask wants_grad() reads is set once per rule, with no save/restore around each call:
+        # a rule that runs a backward pass of its own gets the mask back when that pass ends
+        outer_mask = gradient_mask.mask
+        try:
+            for node in reversed(tape):
+                cot = node.cot
+                if cot is None:
+                    continue
+                node.cot = None
+                prim = node.prim
+                if isinstance(node.out, tuple):
+                    missing = None if prim.takes_missing_cotangents else _zeros_for
+                    dout = tuple(c if c is not None or missing is None else missing(o)
+                                 for c, o in zip(cot, node.out))
+                else:
+                    dout = cot[0]
+                if naming_rules:
+                    nan_check.set_rule(node)
+                # only rules that ask wants_grad() pay for the mask
+                gradient_mask.mask = (tuple([p is not None for p in node.parents])
+                                      if prim.skips_unneeded_grads else None)
+                grads = prim.bprop(*node.args, node.out, dout)
+                if prim.checks_rule_results or check_every_rule:
+                    grads = _check_rule_result(node, grads)
+                for parent, g in zip(node.parents, grads):
+                    if parent is not None and g is not None:
+                        _accumulate(parent[0], parent[1], g)
+                if not keep:
+                    node.args = node.parents = node.out = None      # free memory as we go
+        finally:
+            gradient_mask.mask = outer_mask
 
     @staticmethod
     def take_leaf_cotangent(tracer: TapeTracer):

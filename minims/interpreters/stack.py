@@ -34,6 +34,8 @@ __all__ = ["bind", "dispatch", "Trace", "Tracer", "push_trace", "pop_trace", "le
            "parameters_as_themselves", "resolving", "current_value", "active_traces", "snapshot",
            "MinimsError"]
 
+_new = object.__new__        # a Tensor around an array the engine made: no conversion, no copy
+
 
 class MinimsError(Exception):
     """Marker base for errors minims raised itself (never re-wrapped by the eval interpreter)."""
@@ -328,9 +330,26 @@ def _array(a):
     return a._data if isinstance(a, Tensor) else a
 
 
+#: What NumPy raises from inside an ``impl``: turned into the primitive's own error.
+_NUMPY_FAILURES = (ValueError, TypeError, IndexError, ZeroDivisionError, OverflowError, MemoryError,
+                   np.exceptions.AxisError)
+
+
 def evaluate(prim, args):
-    """The eval interpreter: run ``prim.impl`` on NumPy arrays and wrap the result in Tensors."""
-    return wrap(evaluate_arrays(prim, args))
+    """The eval interpreter: run ``prim.impl`` on NumPy arrays and wrap the result in Tensors.
+    (The hot path of every eager op: written out rather than calling ``evaluate_arrays``.)"""
+    arrays = [a._data if type(a) is Tensor else _array(a) if isinstance(a, Tensor) else a for a in args]
+    try:
+        out = prim.impl(*arrays)
+    except MinimsError:
+        raise
+    except _NUMPY_FAILURES as exc:
+        raise prim.explain_failure(exc, args) from None
+    if type(out) is np.ndarray:
+        t = _new(Tensor)
+        t._data = out
+        return t
+    return wrap(out)
 
 
 def evaluate_arrays(prim, args):
@@ -341,8 +360,7 @@ def evaluate_arrays(prim, args):
         return prim.impl(*arrays)
     except MinimsError:
         raise
-    except (ValueError, TypeError, IndexError, ZeroDivisionError, OverflowError, MemoryError,
-            np.exceptions.AxisError) as exc:
+    except _NUMPY_FAILURES as exc:
         raise prim.explain_failure(exc, args) from None
 
 
@@ -390,9 +408,6 @@ def wrap(out):
         t._data = np.asarray(out)
         return t
     return out
-
-
-_new = object.__new__
 
 
 def _wrap_array(a):

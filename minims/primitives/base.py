@@ -31,19 +31,22 @@ from ..common.memory import TensorTooLarge
 from ..common.tensor import _describe
 
 __all__ = ["Primitive", "PrimitiveWithInfer", "NoGradientRule", "NoJvpRule", "MinimsError", "wants_grad",
-           "needed_mask", "run_bprop", "has_rule"]
+           "needed_mask", "gradient_mask", "run_bprop", "has_rule"]
 
 # While a gradient level runs a rule, which of the primitive's inputs need a gradient (a tuple of
 # bools; None = all of them, e.g. when a rule is called by hand).  ``run_bprop`` sets it around the
-# ``bprop`` call of each primitive that declares ``skips_unneeded_grads``.  An input that is a
-# constant at that level (a batch of data, a label, a Python number) gets no gradient, so a rule may
-# skip the work for it — for a convolution over the data that is a whole transposed convolution.
-# Skipping is always safe: the gradient would be dropped unread.
+# ``bprop`` call of each primitive that declares ``skips_unneeded_grads`` (a tape's backward pass
+# sets ``gradient_mask.mask`` itself, once per rule, and restores it when the pass ends: see
+# ``autodiff/tape.py``).  An input that is a constant at that level (a batch of data, a label, a
+# Python number) gets no gradient, so a rule may skip the work for it — for a convolution over the
+# data that is a whole transposed convolution.  Skipping is always safe: the gradient would be
+# dropped unread.
 class _Needed(threading.local):
     mask: tuple | None = None       # one per thread: each thread runs its own backward passes
 
 
-_needed = _Needed()
+#: The mask :func:`wants_grad` reads, in the attribute ``mask``: set by whoever runs rules.
+gradient_mask = _needed = _Needed()
 
 
 def wants_grad(index: int) -> bool:

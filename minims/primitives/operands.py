@@ -136,8 +136,10 @@ def sum_to(g, like):
     """Sum the broadcast gradient ``g`` back to the shape and dtype of ``like`` (None for scalars)."""
     if not isinstance(like, Tensor):
         return None
-    shape = like.shape
-    gshape = g.shape
+    shape = like._data.shape
+    gshape = g._data.shape
+    if gshape == shape and g._data.dtype is like._data.dtype:
+        return g                    # the common case, decided without a property call
     if gshape != shape:
         lead = len(gshape) - len(shape)
         axes = tuple(range(lead)) + tuple(
