@@ -78,3 +78,21 @@ def test_simplified_graphs_give_pynative_bits_on_special_values():
     for fn in (lambda x: (x * 1.0 - 0.0) / 1.0, lambda x: -(-x), lambda x: ops.reshape(x, (7,)) * 1.0):
         got, want = ms.jit(fn)(special).asnumpy(), fn(special).asnumpy()
         assert got.tobytes() == want.tobytes()
+
+
+def test_simplify_false_shows_the_identities_the_pass_removes():
+    def f(x, y):
+        return (ops.sin(x) * y + x * x).sum()
+    x, y = Tensor([1.0, 2.0]), Tensor([3.0, 4.0])
+    compiled = ms.jit(ms.grad(f, grad_position=(0, 1)))
+    compiled(x, y)
+    before, after = compiled.graph(x, y, simplify=False), compiled.graph(x, y)
+    assert "Mul([1., 1.], %" in before.text(), before.text()
+    assert "algebraic simplification" not in " ".join(before.reports)
+    assert any("algebraic simplification" in r for r in after.reports)
+    assert len(after.equations) < len(before.equations)
+    assert compiled.graph(x, y, simplify=True) is after           # what runs: the cached graph
+    from minims.graph.executor import Plan
+    inputs = [x.asnumpy(), y.asnumpy()]
+    for b, a in zip(Plan(before).run(inputs), Plan(after).run(inputs)):
+        assert b.tobytes() == a.tobytes()

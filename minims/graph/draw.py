@@ -11,7 +11,9 @@
        output                   (green: outputs; red: ``assign name``, a Parameter write)
 
 In Jupyter a Graph shows as this picture by itself (``Graph._repr_png_`` calls ``graph_png``);
-``draw_side_by_side(f.graph(x), f.grad_graph(x))`` puts a forward graph next to its backward graph.
+``draw_side_by_side(f.graph(x), f.grad_graph(x))`` puts a forward graph next to its backward graph;
+``draw_residuals(f.residual_graphs(x))`` draws the forward and backward graphs a gradient of ``f``
+runs, with an edge from each residual the forward graph keeps to the backward input that reads it.
 
 The layout is the classic *layered* one (Sugiyama's method), in four small steps a reader can follow:
 
@@ -46,7 +48,7 @@ try:        # matplotlib is an optional dependency (the ``notebooks`` extra)
 except ImportError:     # pragma: no cover - exercised only without matplotlib
     matplotlib = None
 
-__all__ = ["draw_graph", "draw_side_by_side", "graph_png", "graph_svg", "COMPACT_ABOVE", "PNG_DPI"]
+__all__ = ["draw_graph", "draw_side_by_side", "draw_residuals", "graph_png", "graph_svg", "COMPACT_ABOVE", "PNG_DPI"]
 
 PNG_DPI = 100               # pixels per inch of ``graph_png``
 MAX_WIDTH = 14.0            # inches: larger layouts are scaled down (fonts included) to fit
@@ -589,22 +591,113 @@ def draw_graph(graph: Graph, ax=None, title=None):
     return ax
 
 
+def _titled(graph: Graph, title: str, parts=None) -> _Layout:
+    return _Layout(graph, f"{title}: {_default_title(graph)}" if title else "", parts)
+
+
+def _figure_of(layouts, lefts, tops, width: float, height: float):
+    """A Figure ``width`` x ``height`` (inches, natural size; shrunk to fit) holding each layout in
+    an Axes exactly its size, its top-left corner at (``left``, ``top``) from the figure's top-left;
+    returns the Figure and the scale."""
+    scale = min(1.0, 2 * MAX_WIDTH / width, MAX_HEIGHT / height)     # two pictures: twice as wide
+    fig = _new_figure(width * scale, height * scale)
+    for layout, left, top in zip(layouts, lefts, tops):
+        # an Axes exactly as large as its layout: every picture is drawn at the same scale
+        ax = fig.add_axes((left / width, 1 - (top + layout.height) / height, layout.width / width,
+                           layout.height / height))
+        _render(layout, ax, scale)
+    return fig, scale
+
+
 def draw_side_by_side(forward: Graph, backward: Graph, titles=("forward", "backward")):
     """A Figure with ``forward`` and ``backward`` (e.g. ``f.grad_graph(x)``) next to each other."""
-    layouts = [_Layout(g, f"{t}: {_default_title(g)}" if t else "")
-               for g, t in zip((forward, backward), titles)]
+    layouts = [_titled(g, t) for g, t in zip((forward, backward), titles)]
     gap = 0.3
     width = sum(l.width for l in layouts) + gap
     height = max(l.height for l in layouts)
-    scale = min(1.0, 2 * MAX_WIDTH / width, MAX_HEIGHT / height)     # two pictures: twice as wide
-    fig = _new_figure(width * scale, height * scale)
-    left = 0.0
-    for layout in layouts:
-        # Each Axes is exactly as large as its layout, top-aligned, so both use the same scale.
-        ax = fig.add_axes((left / width, 1 - layout.height / height, layout.width / width,
-                           layout.height / height))
-        _render(layout, ax, scale)
-        left += layout.width + gap
+    return _figure_of(layouts, (0.0, layouts[0].width + gap), (0.0, 0.0), width, height)[0]
+
+
+_RESIDUAL_COLOUR = "#c2410c"
+_RESIDUAL_GAP = 0.6         # horizontal space between the forward and the backward picture
+_RESIDUAL_BAND = 0.5        # vertical space the residual edges cross, plus _RESIDUAL_STEP a residual
+_RESIDUAL_STEP = 0.12
+
+
+def _residual_parts(split):
+    """The nodes and edges of both graphs, their boxes named for the roles they play in the split:
+    the forward graph's extra outputs and the backward graph's first inputs are residuals, the
+    backward graph's other inputs are the output cotangents."""
+    forward, backward = split.forward, split.backward
+    parts = []
+    for graph, kind, names in ((forward, "output", {split.n_outputs + k: "residual" for k in range(split.n_residuals)}),
+                               (backward, "input", {i: "residual" if i < split.n_residuals else "cotangent"
+                                                    for i in range(len(backward.inputs))})):
+        nodes, edges = _build(graph, len(graph.equations) > COMPACT_ABOVE)
+        values = graph.outputs if kind == "output" else graph.inputs
+        for n in nodes:
+            i = int(n.gid.rsplit("-", 1)[1]) if n.gid.startswith(kind + "-") else None
+            if i in names:
+                n.lines[0] = (f"{names[i]} {values[i]!r}", "name")
+        parts.append((nodes, edges))
+    return parts
+
+
+def draw_residuals(split, titles=("forward", "backward")):
+    """The forward and backward graphs of a Graph-mode gradient (``f.residual_graphs(x)``, a
+    ``ResidualSplit``) side by side, with an edge from each residual the forward graph returns to
+    the backward graph's input that receives it, labelled with the residual's name and type.
+
+    The backward picture sits lower, its inputs just below the forward graph's outputs, so that
+    every edge of the figure points downwards; the titles share the top line.  Returns the Figure:
+    its first two Axes are the pictures (boxes named as in ``draw_graph``: ``output-<i>`` and
+    ``input-<i>``), the third holds the titles and the residual edges (``residual-<k>``, from
+    ``output-<n_outputs + k>`` of the forward picture to ``input-<k>`` of the backward picture),
+    in inches of the figure at natural size.
+    """
+    (fwd_parts, bwd_parts), k = _residual_parts(split), split.n_residuals
+    layouts = (_Layout(split.forward, "", fwd_parts), _Layout(split.backward, "", bwd_parts))
+    fwd, bwd = layouts
+    heads = [f"{t}: {_default_title(g)}" if t else "" for g, t in zip((split.forward, split.backward), titles)]
+    # each picture centred in a column wide enough for its title too
+    columns = [max(l.width, _text_width(h, "title") + 2 * _MARGIN if h else 0.0) for l, h in zip(layouts, heads)]
+    head = _line_height("title") + 0.1 if any(heads) else 0.0
+    lefts = ((columns[0] - fwd.width) / 2, columns[0] + _RESIDUAL_GAP + (columns[1] - bwd.width) / 2)
+    outputs_bottom = min(n.y - n.height / 2 for n in fwd.nodes if n.kind == "output")
+    inputs_top = max((n.y + n.height / 2 for n in bwd.nodes if n.kind in _INPUT_KINDS), default=-_MARGIN)
+    # depths below the figure's top: the backward inputs start a band below the forward outputs
+    tops = (head, head + max(0.0, -outputs_bottom + _RESIDUAL_BAND + _RESIDUAL_STEP * k + inputs_top))
+    width = columns[0] + _RESIDUAL_GAP + columns[1]
+    height = max(top + l.height for top, l in zip(tops, layouts))
+    fig, scale = _figure_of(layouts, lefts, tops, width, height)
+    ax = fig.add_axes((0, 0, 1, 1))
+    ax.set_xlim(0, width)
+    ax.set_ylim(-height, 0)
+    ax.set_axis_off()
+    for h, centre in zip(heads, (columns[0] / 2, columns[0] + _RESIDUAL_GAP + columns[1] / 2)):
+        if h:
+            ax.text(centre, -_MARGIN - _line_height("title") / 2, h, ha="center", va="center", color="#111827",
+                    fontproperties=FontProperties(**_font("title", scale)), parse_math=False, gid="title")
+    lw = max(0.4, 1.0 * scale)
+    boxes = [{n.gid: n for n in l.nodes} for l in layouts]
+    for r, v in enumerate(split.residuals):
+        out, inp = boxes[0][f"output-{split.n_outputs + r}"], boxes[1][f"input-{r}"]
+        x0, y0 = out.x + lefts[0], out.y - out.height / 2 - tops[0]
+        x1, y1 = inp.x + lefts[1], inp.y + inp.height / 2 - tops[1]
+        bend = (y0 - y1) / 2
+        points = [(x0, y0), (x0, y0 - bend), (x1, y1 + bend), (x1, y1)]
+        path = Path(points, [Path.MOVETO, Path.CURVE4, Path.CURVE4, Path.CURVE4])
+        ax.add_patch(FancyArrowPatch(path=path, arrowstyle="-|>", mutation_scale=9 * scale, linewidth=lw,
+                                     linestyle="dashed", color=_RESIDUAL_COLOUR, shrinkA=0, shrinkB=0,
+                                     zorder=1, gid=f"residual-{r}"))
+        # each label at its own point along its curve, so that labels of neighbouring edges part
+        t = (r + 1) / (k + 1)
+        weights = ((1 - t) ** 3, 3 * (1 - t) ** 2 * t, 3 * (1 - t) * t ** 2, t ** 3)    # Bezier at t
+        lx, ly = (sum(w * p[i] for w, p in zip(weights, points)) for i in (0, 1))
+        ax.text(lx, ly, f"{v!r}: {v.type}", ha="center", va="center", color=_RESIDUAL_COLOUR,
+                fontproperties=FontProperties(**_font("const", scale)), parse_math=False, zorder=3,
+                gid=f"residual-{r}-label", bbox={"boxstyle": "round,pad=0.15", "facecolor": "white",
+                                                 "edgecolor": "none"})
     return fig
 
 

@@ -9,8 +9,11 @@ compilations, so retracing can be observed (and tested) without timing anything.
 
 ``f.graph(*args)`` returns the optimised graph for those arguments (print it, or show it in Jupyter
 as a picture); ``f.graph(*args, optimized=False)`` the graph as traced; ``f.graph(*args, fused=True)``
-the graph the fast path runs (elementwise chains fused into single kernels); ``f.grad_graph(*args)`` the
-backward graph; ``f.source(*args)`` the straight-line Python the executor runs.
+the graph the fast path runs (elementwise chains fused into single kernels); ``f.graph(*args,
+simplify=False)`` the optimised graph without algebraic simplification; ``f.grad_graph(*args)`` the
+backward graph that replays the forward equations; ``f.residual_graphs(*args)`` the forward graph
+that also returns the residuals and the backward graph that reads them, as a gradient of ``f``
+runs them; ``f.source(*args)`` the straight-line Python the executor runs.
 """
 from __future__ import annotations
 
@@ -25,6 +28,7 @@ from ..primitives.index_operands import CompiledShapeChanged
 from ..common.tensor import Tensor
 from .call import GraphCall, backward_graph, interpret
 from .passes import optimize
+from .residuals import ResidualSplit
 from .staging import rebuild, trace_to_graph
 
 __all__ = ["jit", "ms_function", "JitFunction"]
@@ -135,13 +139,17 @@ class JitFunction:
         return bind(entry.call, *tensors)
 
     # ----- looking at the graphs ----------------------------------------------------------------
-    def graph(self, *args, optimized=True, fused=False):
-        """The optimised graph for these arguments; ``optimized=False``: as traced; ``fused=True``:
-        as the fast path runs it, chains of elementwise equations fused (``fuse.py``)."""
+    def graph(self, *args, optimized=True, simplify=True, fused=False):
+        """The optimised graph for these arguments; ``optimized=False``: as traced;
+        ``simplify=False``: optimised without algebraic simplification (``simplify.py``), to see
+        what it removes; ``fused=True``: as the fast path runs it, chains of elementwise equations
+        fused (``fuse.py``)."""
         entry = self._compiled(args)
         if fused:
             return entry.call.plan.fused_plan.graph
-        return entry.graph if optimized else entry.raw
+        if not optimized:
+            return entry.raw
+        return entry.graph if simplify else optimize(entry.raw, simplify=False)
 
     def source(self, *args) -> str:
         """The Python code the executor runs for these arguments (one line per equation)."""
@@ -150,6 +158,26 @@ class JitFunction:
     def grad_graph(self, *args):
         """The backward graph (inputs and output cotangents to input gradients) for these arguments."""
         return backward_graph(self._compiled(args).graph)
+
+    def residual_graphs(self, *args, positions=None) -> ResidualSplit:
+        """The forward and backward graphs a gradient of this compiled function runs (``residuals.py``).
+
+        ``split.forward`` maps the inputs to the outputs followed by the *residuals*
+        (``split.residuals``: the values the backward needs); ``split.backward`` maps the residuals
+        and the output cotangents to the gradients of the inputs at ``positions`` (indices into the
+        graph's inputs: the Tensor arguments, then implicit ones such as Parameters; all by default).
+        """
+        call = self._compiled(args).call
+        graph = call.graph
+        positions = tuple(range(len(graph.inputs))) if positions is None else tuple(positions)
+        split = call.residual_split(positions)
+        if split is None:
+            raise ValueError(
+                f"jit: graph '{graph.name}' is not split into forward and backward graphs: it writes "
+                "Parameters (ops.assign) or holds a custom bprop that reads Parameters of its own, so "
+                "its gradient replays the forward equations instead. Fix: look at that backward graph "
+                f"with {self.name}.grad_graph(...).")
+        return split
 
 
 def jit(function=None, *, mode="PSJit", input_signature=None, hash_args=None, jit_config=None,

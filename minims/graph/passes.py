@@ -110,12 +110,17 @@ def eliminate_dead_code(graph: Graph) -> Graph:
     return graph.rewritten(kept, {}, "dead code", removed)
 
 
-def optimize(graph: Graph, max_rounds: int = 5) -> Graph:
-    """Run the passes until the graph stops shrinking; the result is what executes."""
+def optimize(graph: Graph, max_rounds: int = 5, simplify: bool = True) -> Graph:
+    """Run the passes until the graph stops shrinking; the result is what executes.
+
+    ``simplify=False`` leaves algebraic simplification out (to see what it removes: ``jit``'s
+    ``f.graph(*args, simplify=False)``); what executes is always simplified.
+    """
     g = graph
     for _ in range(max_rounds):
         before = len(g.equations)
-        g = eliminate_dead_code(simplify_algebra(eliminate_common_subexpressions(fold_constants(g))))
+        g = eliminate_common_subexpressions(fold_constants(g))
+        g = eliminate_dead_code(simplify_algebra(g) if simplify else g)
         if len(g.equations) == before:
             break
     return g

@@ -48,6 +48,23 @@ class ResidualSplit:
     def n_residuals(self) -> int:
         return len(self.forward.outputs) - self.n_outputs
 
+    @property
+    def residuals(self) -> list:
+        """The residuals, in order: the forward graph's outputs after the first ``n_outputs``, and
+        the same Vars are the backward graph's first ``n_residuals`` inputs."""
+        return self.forward.outputs[self.n_outputs:]
+
+    def text(self) -> str:
+        """Both graphs, then each residual with its type (the Var has one name in both)."""
+        listed = ", ".join(f"{v!r}: {v.type}" for v in self.residuals) or "none"
+        return f"{self.forward.text()}\n{self.backward.text()}\nresiduals (forward -> backward): {listed}"
+
+    __str__ = text
+
+    def __repr__(self) -> str:
+        return (f"<ResidualSplit of {self.forward.name}: {self.n_outputs} output(s), "
+                f"{self.n_residuals} residual(s), {len(self.backward.outputs)} gradient(s)>")
+
     def backward_for(self, wanted: tuple) -> Graph:
         """The backward graph computing only the gradients at ``wanted`` (a subset of positions)."""
         graph = self._subsets.get(wanted)
