@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from .. import ops
 from ..interpreters import nan_check
-from ..interpreters.stack import Trace, Tracer, dispatch, MinimsError
+from ..interpreters.stack import Trace, Tracer, dispatch, evaluator, MinimsError
 from ..primitives.base import gradient_mask
 from ..common.tensor import Tensor
 
@@ -89,22 +89,28 @@ class TapeTrace(Trace):
         # the hot path of every op under grad: no helper calls for the common single-output case
         primals = []
         parents = []
+        below = False           # is a primal a tracer of a level below? else they are evaluated
         for a in args:
             if type(a) is TapeTracer and a._trace is self:
-                primals.append(a._primal)
-                parents.append((a._node, a._index))
+                a, parent = a._primal, (a._node, a._index)
             else:
+                parent = None
                 # a constant Tensor is kept as it is now (a later t[i] = v gives it a new array)
                 if type(a) is Tensor:
                     c = _new(Tensor)
                     c._data = a._data
                     a = c
-                primals.append(a)
-                parents.append(None)
+            if not below and type(a) is not Tensor and isinstance(a, Tracer):
+                below = True
+            primals.append(a)
+            parents.append(parent)
         split = None
         if prim.forward_for_gradient is not None:      # a compiled graph: forward once, keep residuals
             split = prim.forward_for_gradient(primals, tuple(p is not None for p in parents))
-        out, rule = split if split is not None else (dispatch(prim, primals), prim)
+        if split is not None:
+            out, rule = split
+        else:
+            out, rule = dispatch(prim, primals) if below else evaluator()(prim, primals), prim
         if not prim.differentiable:
             return out
         node = _new(Node)
@@ -166,15 +172,19 @@ class TapeTrace(Trace):
                     dout = cot[0]
                 if naming_rules:
                     nan_check.set_rule(node)
-                # only rules that ask wants_grad() pay for the mask
-                gradient_mask.mask = (tuple([p is not None for p in node.parents])
-                                      if prim.skips_unneeded_grads else None)
+                # only rules that ask wants_grad() get a mask: the parents themselves (None for an
+                # input that is a constant at this level)
+                gradient_mask.mask = node.parents if prim.skips_unneeded_grads else None
                 grads = prim.bprop(*node.args, node.out, dout)
                 if prim.checks_rule_results or check_every_rule:
                     grads = _check_rule_result(node, grads)
                 for parent, g in zip(node.parents, grads):
                     if parent is not None and g is not None:
-                        _accumulate(parent[0], parent[1], g)
+                        target, index = parent
+                        if index is None and target.cot is None:
+                            target.cot = [g]            # the common case of _accumulate, inline
+                        else:
+                            _accumulate(target, index, g)
                 if not keep:
                     node.args = node.parents = node.out = None      # free memory as we go
         finally:

@@ -284,6 +284,8 @@ def bind(prim, *args):
         if s.resolver is not None:
             resolve = s.resolver
             args = tuple(resolve(a) if isinstance(a, Tensor) else a for a in args)
+    elif not _active_traces:
+        return _evaluate(prim, args)        # what dispatch would do, one frame sooner (every eager op)
     return dispatch(prim, args)
 
 
@@ -337,8 +339,11 @@ _NUMPY_FAILURES = (ValueError, TypeError, IndexError, ZeroDivisionError, Overflo
 
 def evaluate(prim, args):
     """The eval interpreter: run ``prim.impl`` on NumPy arrays and wrap the result in Tensors.
-    (The hot path of every eager op: written out rather than calling ``evaluate_arrays``.)"""
-    arrays = [a._data if type(a) is Tensor else _array(a) if isinstance(a, Tensor) else a for a in args]
+    (The hot path of every eager op: written out rather than calling ``evaluate_arrays``, and a
+    loop rather than a list comprehension, which costs a frame of its own in Python 3.11.)"""
+    arrays = []
+    for a in args:
+        arrays.append(a._data if type(a) is Tensor else _array(a) if isinstance(a, Tensor) else a)
     try:
         out = prim.impl(*arrays)
     except MinimsError:

@@ -33,8 +33,9 @@ from ..common.tensor import _describe
 __all__ = ["Primitive", "PrimitiveWithInfer", "NoGradientRule", "NoJvpRule", "MinimsError", "wants_grad",
            "needed_mask", "gradient_mask", "run_bprop", "has_rule"]
 
-# While a gradient level runs a rule, which of the primitive's inputs need a gradient (a tuple of
-# bools; None = all of them, e.g. when a rule is called by hand).  ``run_bprop`` sets it around the
+# While a gradient level runs a rule, which of the primitive's inputs need a gradient (a sequence
+# whose entry i is falsy when input i needs none — a tuple of bools, or the tape node's list of
+# parents, None for a constant; the mask None = all of them, e.g. when a rule is called by hand).  ``run_bprop`` sets it around the
 # ``bprop`` call of each primitive that declares ``skips_unneeded_grads`` (a tape's backward pass
 # sets ``gradient_mask.mask`` itself, once per rule, and restores it when the pass ends: see
 # ``autodiff/tape.py``).  An input that is a constant at that level (a batch of data, a label, a
@@ -52,11 +53,12 @@ gradient_mask = _needed = _Needed()
 def wants_grad(index: int) -> bool:
     """True unless the running ``bprop``'s input ``index`` is known to need no gradient."""
     mask = _needed.mask
-    return mask is None or mask[index]
+    return mask is None or bool(mask[index])
 
 
-def needed_mask() -> tuple | None:
-    """The mask :func:`wants_grad` reads (None outside a masked rule); for tests and debugging."""
+def needed_mask():
+    """The mask :func:`wants_grad` reads (None outside a masked rule; entry i falsy when input i
+    needs no gradient); for tests and debugging."""
     return _needed.mask
 
 
