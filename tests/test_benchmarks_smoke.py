@@ -97,7 +97,7 @@ def test_targets_are_listed_with_a_status(quick_run):
         assert t["status"] in ("met", "missed", "n/a")
         if t["status"] == "n/a":
             assert t["why_na"]
-    assert "issue 6 targets" in stdout
+    assert "targets of issues 6 and 16" in stdout
 
 
 def test_memory_criterion_is_measured_for_both_modes(quick_run):
@@ -169,3 +169,18 @@ def test_a_peer_computing_something_else_stops_the_run_before_timing():
     variant.peers.append(wrong)
     with pytest.raises(CheckFailed, match="PyTorch eager disagrees"):
         run_checks(variant)
+
+
+def test_the_readme_table_renders_every_workload_and_target_of_one_run(quick_run, tmp_path):
+    from benchmarks import readme_table
+    report, _ = quick_run
+    text = readme_table.render(report)
+    rows = [line for line in text.splitlines() if line.startswith("| W")]
+    assert len(rows) == len(VARIANTS) + len(report["targets"])
+    assert str(ROOT) not in text and "run.py" not in text              # no paths of this machine
+    for t in report["targets"]:
+        assert f"| {t['target']} |" in text
+    readme = tmp_path / "README.md"
+    readme.write_text(f"before\n{readme_table.START}\nold\n{readme_table.END}\nafter\n")
+    readme_table.write_readme(text, readme)
+    assert readme.read_text() == f"before\n{readme_table.START}\n{text}{readme_table.END}\nafter\n"

@@ -13,7 +13,8 @@ import numpy as np
 import minims as ms
 from minims import Tensor, ops
 
-from . import Env, Variant, standard_peers
+from . import Env, Target, Variant, standard_peers
+from ..peers import PYNATIVE, TORCH
 
 X0 = np.linspace(-2.0, 2.0, 1000).astype(np.float32)
 
@@ -66,4 +67,5 @@ def variants(env: Env) -> list:
         numpy=(np_make, lambda: {"d3": np_third(X0.copy())}),
         torch_factory=torch_factory)
     return [Variant("W4", "W4", "W4: third derivative of sum(tanh(x)), x of 1000 float32", "us/call", 1e6, 1,
-                    peers, missing)]
+                    peers, missing,
+                    targets=[Target("W4: minims PyNative <= 1.5x PyTorch eager (issue 16)", PYNATIVE, TORCH, 1.5)])]

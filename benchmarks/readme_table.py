@@ -1,0 +1,116 @@
+"""The README's benchmark table, rendered from one run's JSON (``benchmarks/run.py --json``).
+
+    .venv/bin/python -m benchmarks.readme_table benchmarks/results/run-<time>.json           # print it
+    .venv/bin/python -m benchmarks.readme_table benchmarks/results/run-<time>.json --write   # into README.md
+
+Every figure in the section comes from that one file — medians, min-max, first calls, the targets'
+ratios and the machine noise — so the table cannot mix runs.  ``--write`` replaces what lies between
+the markers ``<!-- benchmark-table: start -->`` and ``<!-- benchmark-table: end -->``; the prose
+around them (what the misses come from) is written by hand.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import pathlib
+import sys
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+START, END = "<!-- benchmark-table: start -->", "<!-- benchmark-table: end -->"
+COLUMNS = ("minims PyNative", "minims Graph", "minims + Numba", "minims + Numba, Graph", "NumPy by hand",
+           "PyTorch eager")
+HEADS = ("minims PyNative", "minims Graph", "+ Numba", "+ Numba, Graph", "NumPy by hand", "PyTorch eager")
+UNITS = {"us/op": "µs/op", "us/call": "µs", "ms/step": "ms", "ms/call": "ms"}
+
+
+def _num(v: float) -> str:
+    if v >= 100:
+        return f"{v:.0f}"
+    if v >= 10:
+        return f"{v:.1f}"
+    return f"{v:.2f}" if v >= 1 else f"{v:.3f}"
+
+
+def _cell(result: dict | None, spread: bool) -> str:
+    if result is None:
+        return "n/a"
+    text = _num(result["median"])
+    return f"{text} ({_num(result['min'])}–{_num(result['max'])})" if spread else text
+
+
+SHORT = {"W1.forward": "W1 of record (Tensor constants) forward", "W1.grad": "W1 of record forward + gradient",
+         "W1.scalar-forward": "W1 scalar variant forward", "W1.scalar-grad": "W1 scalar variant forward + gradient",
+         "W2": "W2 LeNet-5 step", "W3": "W3 MLP step", "W4": "W4 third derivative", "W5": "W5 custom bprop"}
+
+
+def _row_title(key: str, variant: dict) -> str:
+    return f"{SHORT.get(key, variant['title'])}, {UNITS.get(variant['unit'], variant['unit'])}"
+
+
+def render(report: dict) -> str:
+    machine, threads = report["machine"], report["threads"]
+    workloads = report["workloads"]
+    noise = [w["other_processes"].get("other_cores") or 0.0 for w in workloads.values() if w.get("other_processes")]
+    steal = [w["other_processes"].get("steal_cores") or 0.0 for w in workloads.values() if w.get("other_processes")]
+    commit = (machine.get("git") or {}).get("commit") or "unknown"
+    options = [a for a in report["command"][1:] if not a.endswith("run.py")]      # no paths of the machine
+    n_threads = threads.get("requested")
+    lines = [
+        f"One run of `{' '.join(['python -m benchmarks.run', *options])}` "
+        f"(commit `{commit[:7]}`{', with local changes' if (machine.get('git') or {}).get('modified_files') else ''}; "
+        f"{machine['cpu']}, {machine['cpu_count']} cores; Python {machine['python']}, NumPy {machine['numpy']}, "
+        f"PyTorch {machine['torch'] or 'absent'}, Numba {machine['numba'] or 'absent'}; "
+        f"{'default threads' if not n_threads else f'every library on {n_threads} thread' + ('s' if n_threads > 1 else '')}; "
+        f"medians of {report['settings']['rounds']} interleaved samples, min–max in brackets for the "
+        f"compared columns; other processes kept at most {max(noise, default=0):.2f} cores busy during a "
+        f"table, hypervisor steal at most {max(steal, default=0):.2f}):",
+        "",
+        "| workload | " + " | ".join(HEADS) + " |",
+        "| --- |" + " --- |" * len(HEADS),
+    ]
+    for key, variant in workloads.items():
+        res = variant["results"]
+        cells = []
+        for col in COLUMNS:
+            cell = _cell(res.get(col), spread=col in ("minims PyNative", "PyTorch eager", "minims + Numba, Graph"))
+            # a variant of the column (W5's "minims Graph, no bprop") goes into the same cell
+            related = [f"{name[len(col) + 2:]}: {_num(r['median'])}" for name, r in res.items()
+                       if name not in COLUMNS and name.startswith(col + ", ")]
+            cells.append(cell + (f"; {'; '.join(related)}" if related else ""))
+        lines.append(f"| {_row_title(key, variant)} | " + " | ".join(cells) + " |")
+    lines += ["", "| target | measured | limit | |", "| --- | --- | --- | --- |"]
+    for t in report["targets"]:
+        value = "n/a" if t["ratio"] is None else (f"{t['ratio']:.2f} s" if "first call" in t["target"]
+                                                 else f"{t['ratio']:.2f}")
+        lines.append(f"| {t['target']} | {value} | {t['limit']:g} | {t['status']} |")
+    return "\n".join(lines) + "\n"
+
+
+def write_readme(text: str, readme: pathlib.Path) -> None:
+    content = readme.read_text()
+    if START not in content or END not in content:
+        raise SystemExit(f"{readme}: the markers {START} and {END} are missing; add them where the table goes")
+    head, rest = content.split(START, 1)
+    _, tail = rest.split(END, 1)
+    readme.write_text(f"{head}{START}\n{text}{END}{tail}")
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(prog="benchmarks/readme_table.py", description=__doc__.splitlines()[0])
+    p.add_argument("json", help="a results file written by benchmarks/run.py")
+    p.add_argument("--write", action="store_true", help="replace the table in README.md")
+    args = p.parse_args(argv)
+    report = json.loads(pathlib.Path(args.json).read_text())
+    if report.get("quick"):
+        print("note: this is a --quick run; its figures mean little", file=sys.stderr)
+    text = render(report)
+    if args.write:
+        write_readme(text, ROOT / "README.md")
+        print("wrote the benchmark table into README.md")
+    else:
+        print(text, end="")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
