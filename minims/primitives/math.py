@@ -87,7 +87,7 @@ class _Unary(Primitive):
             # a Python number too: TypeError, as MindSpore ("Failed calling Sin with Sin()(input=float)")
             raise TypeError(f"{self.name}: input 'x' must be a Tensor, but got {_describe(x)}. Fix: "
                             f"wrap the number, Tensor({x!r}).")
-        if self.float_only and not x.dtype.is_float:
+        if self.float_only and x._data.dtype.kind != "f" and not x.dtype.is_float:   # (a float array: no lookup)
             x = ops.cast(x, mstype.float32)
         return bind(self, x)
 
