@@ -403,6 +403,44 @@ def test_max_pool_ties_nan_and_all_minus_inf_windows_follow_numpy():
 
 @needs_numba
 @pytest.mark.parametrize("dtype", DTYPES, ids=["float32", "float64"])
+@pytest.mark.parametrize("seed", range(8))
+def test_the_2x2_max_pool_kernel_agrees_with_numpy(seed, dtype, monkeypatch):
+    """2x2 windows, stride 2 (LeNet's, VGG's): a kernel of their own.  Odd sizes, padding and
+    ceil_mode; ties between equal values, -0.0 against 0.0, windows of -inf; NaN and +-inf in one
+    window send the call to the general kernel.  Values and positions must be exact."""
+    from minims.fast import pooling as fast_pool
+    rng = np.random.default_rng(300 + seed)
+    shape = (int(rng.integers(1, 4)), int(rng.integers(1, 4)), int(rng.integers(2, 12)), int(rng.integers(2, 12)))
+    xv = np.round(rng.standard_normal(shape) * 2) / 2                  # many ties
+    xv[rng.random(shape) < 0.15] = -0.0
+    xv[rng.random(shape) < 0.05] = -np.inf
+    if seed % 4 == 3:
+        xv[rng.random(shape) < 0.1] = np.nan                          # the general kernel's case
+    if seed % 2:
+        pads = (int(rng.integers(0, 2)), int(rng.integers(0, 2)), int(rng.integers(0, 2)), int(rng.integers(0, 2)))
+        pool = P.MaxPool._configured((2, 2), (2, 2), pads, (1, 1), bool(seed % 3))
+    else:
+        pool = P.MaxPool(2, 2, "same" if seed % 4 == 2 else "valid")
+    x = T(xv, dtype)
+    calls = []
+    original = fast_pool._max_pool_2x2
+    monkeypatch.setattr(fast_pool, "_max_pool_2x2", lambda *a: calls.append(original(*a)) or calls[-1])
+    grad = P.MaxPoolGrad.__new__(P.MaxPoolGrad)
+    grad.__dict__.update(pool.__dict__)
+    out = pool(x)
+    dy = T(np.arange(out.size).reshape(out.shape) + 1.0, dtype)   # distinct: each lands where its maximum is
+
+    def forward_then_gradient(a):       # the gradient scatters to the positions the forward pass kept
+        return pool(a), grad(a, pool(a), dy)
+    ref, got = both_paths(forward_then_gradient, x)
+    for r, g in zip(ref, got, strict=True):
+        np.testing.assert_array_equal(g, r)
+        np.testing.assert_array_equal(np.signbit(g), np.signbit(r))
+    assert calls and all(clean == (seed % 4 != 3) for _, _, clean in calls)
+
+
+@needs_numba
+@pytest.mark.parametrize("dtype", DTYPES, ids=["float32", "float64"])
 @pytest.mark.parametrize("seed", range(10))
 def test_avg_pool_family_agrees_with_numpy(seed, dtype, monkeypatch):
     rng = np.random.default_rng(200 + seed)

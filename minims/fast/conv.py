@@ -12,9 +12,24 @@ The matrix products go to NumPy's BLAS (``np.matmul``), which is far faster than
 write; the copies around them are what Numba is for.  The NumPy path does the same thing with a
 strided view, but its copy of that 6-d view is slow, and its col2im is a Python loop over taps.
 
-Layout: ``cols`` keeps the batch first, ``(N, C*kh*kw, Ho*Wo)``, so ``W @ cols`` (a batched
-``matmul``) lands directly in NCHW order and ``dy`` needs no transpose.  The geometry (padding,
-output size) comes from the primitive itself, so the two paths cannot disagree about it.
+Two layouts of ``cols``:
+
+* **wide rows** (stride 1, the common case): row ``(c, a, b)`` of ``cols`` is the input plane
+  itself, flattened and shifted by the tap's offset ``a*dh*Wp + b*dw``: ``L = (Ho-1)*Wp + Wo``
+  consecutive values, one plain copy per tap and sample.  Output position ``(i, j)`` is column
+  ``i*Wp + j``; the ``Wp - Wo`` columns between two output rows are windows that wrap around the
+  edge of the plane, computed and thrown away.  The rows of every sample sit side by side,
+  ``(C*kh*kw, N, L)``, so each product is one BLAS call over the whole batch.  Gathering the
+  windows row by row instead (the compact layout below) costs 4-6x more than the copy, and
+  more than the extra ``Wp/Wo - 1`` of matmul work (measured on LeNet-5's two convolutions).
+  ``dy`` enters the gradients in the same layout, with zeros in the thrown-away columns: those
+  add exact zeros — unless the other operand is not finite there (``0 * inf``), so an input or
+  weight with inf/NaN takes the compact layout.
+* **compact** (any stride): ``cols`` keeps the batch first, ``(N, C*kh*kw, Ho*Wo)``, so
+  ``W @ cols`` (a batched ``matmul``) lands directly in NCHW order and ``dy`` needs no transpose.
+
+The geometry (padding, output size) comes from the primitive itself, so the two paths cannot
+disagree about it.
 """
 from __future__ import annotations
 
@@ -76,6 +91,92 @@ def _col2im(cols, xp, kh, kw, sh, sw, dh, dw, ho, wo):
     return xp
 
 
+@kernel(parallel=True)
+def _im2col_wide(xp, kh, kw, dh, dw, length):
+    """``cols[(c, a, b), n, q] = xp[n, c].flat[a*dh*Wp + b*dw + q]`` for ``q < length``: the wide rows
+    (see the module docstring).  Each row is one copy written as a loop over ``q``: Numba's slice
+    assignment of the same row ran 4x slower (measured).  Split over threads, each tap's row of
+    ``cols`` belongs to one iteration."""
+    n_, c_, hp, wp = xp.shape
+    xf = xp.reshape(n_, c_, hp * wp)
+    cols = np.empty((c_ * kh * kw, n_, length), dtype=xp.dtype)
+    for r in prange(c_ * kh * kw):
+        c, a, b = r // (kh * kw), (r // kw) % kh, r % kw
+        start = a * dh * wp + b * dw
+        for n in range(n_):
+            src, dst = xf[n, c, start:start + length], cols[r, n]
+            for q in range(length):
+                dst[q] = src[q]
+    return cols
+
+
+@kernel(parallel=True)
+def _col2im_wide(dcols, dxp, kh, kw, dh, dw):
+    """The adjoint of ``_im2col_wide``: add row ``(c, a, b)`` of ``dcols`` (``(C*kh*kw, N, L)``) into
+    plane (n, c) of ``dxp`` (zeros from the caller) at the tap's offset, tap after tap (the order of
+    the NumPy path's col2im); one (n, c) plane per iteration when split over threads."""
+    n_, c_, hp, wp = dxp.shape
+    length = dcols.shape[2]
+    dxf = dxp.reshape(n_, c_, hp * wp)
+    for nc in prange(n_ * c_):
+        n, c = nc // c_, nc % c_
+        for a in range(kh):
+            for b in range(kw):
+                start = a * dh * wp + b * dw
+                src, dst = dcols[(c * kh + a) * kw + b, n], dxf[n, c, start:start + length]
+                for q in range(length):
+                    dst[q] += src[q]
+    return dxp
+
+
+@kernel(parallel=True)
+def _unwiden(yw, y):
+    """``y[n, o, i, j] = yw[o, n, i*Wp + j]``: a product in wide rows to NCHW, the columns between
+    output rows dropped (``Wp`` = ``(L - Wo) / (Ho - 1)``, or anything when ``Ho == 1``)."""
+    n_, o_, ho, wo = y.shape
+    wp = (yw.shape[2] - wo) // (ho - 1) if ho > 1 else wo
+    for on in prange(o_ * n_):
+        o, n = on // n_, on % n_
+        src = yw[o, n]
+        for i in range(ho):
+            row, dst = src[i * wp:i * wp + wo], y[n, o, i]
+            for j in range(wo):
+                dst[j] = row[j]
+    return y
+
+
+@kernel(parallel=True)
+def _widen(dy, wp):
+    """The transpose of ``_unwiden``: ``dy`` (N, O, Ho, Wo) as wide rows ``(O, N, (Ho-1)*Wp + Wo)``,
+    zeros in the columns between output rows."""
+    n_, o_, ho, wo = dy.shape
+    length = (ho - 1) * wp + wo
+    out = np.empty((o_, n_, length), dtype=dy.dtype)
+    for on in prange(o_ * n_):
+        o, n = on // n_, on % n_
+        dst = out[o, n]
+        for i in range(ho):
+            row, src = dst[i * wp:i * wp + wo], dy[n, o, i]
+            for j in range(wo):
+                row[j] = src[j]
+            if i < ho - 1:
+                gap = dst[i * wp + wo:(i + 1) * wp]
+                for j in range(wp - wo):
+                    gap[j] = 0
+    return out
+
+
+@kernel(reassociate=True)
+def _finite(a):
+    """True when every value of ``a`` (any shape, C-contiguous) is finite: ``v - v`` is 0 for a
+    finite ``v`` and NaN for inf or NaN (one vectorised pass, no branch)."""
+    flat = a.reshape(a.size)
+    total = 0.0
+    for i in range(flat.size):
+        total += flat[i] - flat[i]
+    return total == 0.0
+
+
 # ================================================================================================
 # wrappers: the primitive's geometry in, a NumPy array (or None: "use the NumPy path") out
 # ================================================================================================
@@ -92,20 +193,38 @@ def _slices(n, rows, hw, itemsize):
     return [(s, min(s + step, n)) for s in range(0, n, step)]
 
 
+def _wide(prim) -> bool:
+    """Does ``prim`` use the wide-row layout (stride 1)?"""
+    return prim.stride == (1, 1)
+
+
+def _length(prim, hw, out_hw):
+    """Columns per sample: ``(Ho-1)*Wp + Wo`` in the wide layout, ``Ho*Wo`` in the compact one."""
+    if _wide(prim):
+        pt, pb, pl, pr = prim._pads(hw)
+        return (out_hw[0] - 1) * (hw[1] + pl + pr) + out_hw[1]
+    return out_hw[0] * out_hw[1]
+
+
 def _columns(prim, x, out_hw):
-    """im2col of ``x`` for ``prim``'s geometry, restricted to ``out_hw`` output positions."""
+    """im2col of ``x`` for ``prim``'s geometry, restricted to ``out_hw`` output positions: wide rows
+    ``(C*kh*kw, N, L)`` for stride 1, else compact ``(N, C*kh*kw, Ho*Wo)``."""
     xp = pad(x, prim._pads(x.shape[2:]))
     (kh, kw), (sh, sw), (dh, dw) = prim.kernel_size, prim.stride, prim.dilation
+    if _wide(prim):
+        return _im2col_wide(xp, kh, kw, dh, dw, _length(prim, x.shape[2:], out_hw))
     return _im2col(xp, kh, kw, sh, sw, dh, dw, out_hw[0], out_hw[1])
 
 
 def _columns_tag(prim, x_shape, out_hw):
-    """The geometry an im2col of an input of ``x_shape`` depends on (the residuals' key)."""
+    """The geometry an im2col of an input of ``x_shape`` depends on (the residuals' key; the stride
+    also says which layout)."""
     return ("im2col", prim.kernel_size, prim.stride, prim.dilation, prim._pads(x_shape[2:]), tuple(out_hw))
 
 
 def conv2d(prim, x, w):
-    """``Conv2D``: ``y[n] = W @ cols[n]`` (a batched matmul), per group and per batch slice.
+    """``Conv2D``: ``y = W @ cols`` per group and per batch slice (wide rows: one matmul over the
+    slice; compact: a batched matmul, ``y[n] = W @ cols[n]``).
 
     When the whole batch fits in one slice, its columns are kept as a residual for
     ``conv2d_backprop_filter`` (see ``minims.fast.residuals``)."""
@@ -115,22 +234,30 @@ def conv2d(prim, x, w):
     x, w = c_array(x), c_array(w)
     n, o = x.shape[0], w.shape[0]
     ho, wo = prim._out_hw(x.shape[2:])
-    g = prim.group
+    g, wide = prim.group, _wide(prim)
     w2 = w.reshape(o, -1)                                  # (O, C/g*kh*kw)
     og, rows = o // g, w2.shape[1]
-    y = np.empty((n, o, ho * wo), dtype=x.dtype)
-    slices = _slices(n, rows * g, ho * wo, x.itemsize)
+    length = _length(prim, x.shape[2:], (ho, wo))
+    y = np.empty((n, o, ho, wo) if wide else (n, o, ho * wo), dtype=x.dtype)
+    slices = _slices(n, rows * g, length, x.itemsize)
     for s, e in slices:
-        cols = _columns(prim, x[s:e], (ho, wo))            # (e-s, C*kh*kw, Ho*Wo)
+        cols = _columns(prim, x[s:e], (ho, wo))
         if len(slices) == 1:
             residuals.keep(given, _columns_tag(prim, x.shape, (ho, wo)), cols, cols.nbytes)
+        if wide:            # (O, e-s, L), then NCHW without the columns between rows
+            yw = np.empty((o, e - s, length), dtype=x.dtype)
+            for i in range(g):
+                np.matmul(w2[i * og:(i + 1) * og], cols[i * rows:(i + 1) * rows].reshape(rows, -1),
+                          out=yw[i * og:(i + 1) * og].reshape(og, -1))
+            _unwiden(yw, y[s:e])
+            continue
         for i in range(g):  # group i: its own output channels times its own input channels' rows
             np.matmul(w2[i * og:(i + 1) * og], cols[:, i * rows:(i + 1) * rows], out=y[s:e, i * og:(i + 1) * og])
     return y.reshape(n, o, ho, wo)
 
 
 def conv2d_backprop_input(prim, dy, w, input_size):
-    """``Conv2DBackpropInput``: ``dcols[n] = W.T @ dy[n]``, then col2im and crop the padding."""
+    """``Conv2DBackpropInput``: ``dcols = W.T @ dy``, then col2im and crop the padding."""
     if not same_float(dy, w):
         return None
     dy, w = c_array(dy), c_array(w)
@@ -139,11 +266,21 @@ def conv2d_backprop_input(prim, dy, w, input_size):
     g = prim.group
     w2 = w.reshape(o, -1)
     og, rows = o // g, w2.shape[1]
-    dy3 = dy.reshape(n, o, ho * wo)
     pt, pb, pl, pr = prim._pads((h, wd))
     (kh, kw), (sh, sw), (dh, dw) = prim.kernel_size, prim.stride, prim.dilation
     dxp = np.zeros((n, c, h + pt + pb, wd + pl + pr), dtype=dy.dtype)
-    for s, e in _slices(n, rows * g, ho * wo, dy.itemsize):
+    wide = _wide(prim) and _finite(w)           # inf * the zero columns would be NaN
+    length = _length(prim, (h, wd), (ho, wo)) if wide else ho * wo
+    dy3 = dy.reshape(n, o, ho * wo)
+    for s, e in _slices(n, rows * g, length, dy.itemsize):
+        if wide:
+            dyw = _widen(dy[s:e], dxp.shape[3])                     # (O, e-s, L)
+            dcols = np.empty((g * rows, e - s, length), dtype=dy.dtype)
+            for i in range(g):
+                np.matmul(w2[i * og:(i + 1) * og].T, dyw[i * og:(i + 1) * og].reshape(og, -1),
+                          out=dcols[i * rows:(i + 1) * rows].reshape(rows, -1))
+            _col2im_wide(dcols, dxp[s:e], kh, kw, dh, dw)
+            continue
         dcols = np.empty((e - s, g * rows, ho * wo), dtype=dy.dtype)
         for i in range(g):
             np.matmul(w2[i * og:(i + 1) * og].T, dy3[s:e, i * og:(i + 1) * og], out=dcols[:, i * rows:(i + 1) * rows])
@@ -154,7 +291,7 @@ def conv2d_backprop_input(prim, dy, w, input_size):
 
 
 def conv2d_backprop_filter(prim, dy, x, filter_size):
-    """``Conv2DBackpropFilter``: ``dW = sum_n dy[n] @ cols[n].T`` (per group, summed over slices)."""
+    """``Conv2DBackpropFilter``: ``dW = dy @ cols.T`` (per group, summed over slices)."""
     if not same_float(dy, x):
         return None
     given = x
@@ -162,18 +299,46 @@ def conv2d_backprop_filter(prim, dy, x, filter_size):
     n, o, ho, wo = dy.shape
     g = prim.group
     og, rows = o // g, filter_size[1] * filter_size[2] * filter_size[3]
-    dy3 = dy.reshape(n, o, ho * wo)
     dw = np.zeros((o, rows), dtype=x.dtype)
-    slices = _slices(n, rows * g, ho * wo, x.itemsize)
-    kept = residuals.take(given, _columns_tag(prim, x.shape, (ho, wo))) if len(slices) == 1 else None
+    tag = _columns_tag(prim, x.shape, (ho, wo))
+    if _wide(prim) and not _finite(x):          # the zero columns of dy times inf would be NaN
+        residuals.take(given, tag)
+        return _filter_compact(prim, dy, x, filter_size, dw)
+    length = _length(prim, x.shape[2:], (ho, wo))
+    slices = _slices(n, rows * g, length, x.itemsize)
+    kept = residuals.take(given, tag) if len(slices) == 1 else None
     for s, e in slices:
         cols = kept if kept is not None else _columns(prim, x[s:e], (ho, wo))
-        for i in range(g):
-            # per sample cols[n] @ dy[n].T, i.e. dW[n].T: with the long matrix on the left this
-            # batched matmul ran 1.8x faster than dy[n] @ cols[n].T (measured on LeNet's conv2);
-            # then the sum over the slice, (e-s, rows, Og) -> (rows, Og), transposed back
-            part = np.matmul(cols[:, i * rows:(i + 1) * rows], dy3[s:e, i * og:(i + 1) * og].transpose(0, 2, 1))
-            dw[i * og:(i + 1) * og] += part.sum(axis=0).T
+        if _wide(prim):
+            dyw = _widen(dy[s:e], x.shape[3] + sum(prim._pads(x.shape[2:])[2:]))      # (O, e-s, L)
+            for i in range(g):
+                dw[i * og:(i + 1) * og] += (dyw[i * og:(i + 1) * og].reshape(og, -1)
+                                            @ cols[i * rows:(i + 1) * rows].reshape(rows, -1).T)
+            continue
+        _filter_slice(cols, dy[s:e], g, og, rows, dw)
+    return dw.reshape(filter_size)
+
+
+def _filter_slice(cols, dy, g, og, rows, dw):
+    """Add one batch slice's ``dW`` from compact columns into ``dw`` (O, rows)."""
+    dy3 = dy.reshape(dy.shape[0], dy.shape[1], -1)
+    for i in range(g):
+        # per sample cols[n] @ dy[n].T, i.e. dW[n].T: with the long matrix on the left this
+        # batched matmul ran 1.8x faster than dy[n] @ cols[n].T (measured on LeNet's conv2);
+        # then the sum over the slice, (e-s, rows, Og) -> (rows, Og), transposed back
+        part = np.matmul(cols[:, i * rows:(i + 1) * rows], dy3[:, i * og:(i + 1) * og].transpose(0, 2, 1))
+        dw[i * og:(i + 1) * og] += part.sum(axis=0).T
+
+
+def _filter_compact(prim, dy, x, filter_size, dw):
+    """``conv2d_backprop_filter`` in the compact layout (a stride-1 input that is not finite)."""
+    n, ho, wo = dy.shape[0], dy.shape[2], dy.shape[3]
+    g, o = prim.group, dy.shape[1]
+    og, rows = o // g, dw.shape[1]
+    xp = pad(x, prim._pads(x.shape[2:]))
+    (kh, kw), (dh, dw_) = prim.kernel_size, prim.dilation
+    for s, e in _slices(n, rows * g, ho * wo, x.itemsize):
+        _filter_slice(_im2col(xp[s:e], kh, kw, 1, 1, dh, dw_, ho, wo), dy[s:e], g, og, rows, dw)
     return dw.reshape(filter_size)
 
 
@@ -187,4 +352,14 @@ def _examples():
     def col2im(dtype):
         _col2im(np.zeros((1, 4, 4), dtype), np.zeros((1, 1, 3, 3), dtype), 2, 2, 1, 1, 1, 1, 2, 2)
 
-    return [("conv.im2col", _im2col, im2col), ("conv.col2im", _col2im, col2im)]
+    def im2col_wide(dtype):
+        _im2col_wide(np.zeros((1, 1, 3, 3), dtype), 2, 2, 1, 1, 5)
+
+    def col2im_wide(dtype):
+        _col2im_wide(np.zeros((4, 1, 5), dtype), np.zeros((1, 1, 3, 3), dtype), 2, 2, 1, 1)
+
+    return [("conv.im2col", _im2col, im2col), ("conv.col2im", _col2im, col2im),
+            ("conv.im2col_wide", _im2col_wide, im2col_wide), ("conv.col2im_wide", _col2im_wide, col2im_wide),
+            ("conv.unwiden", _unwiden, lambda d: _unwiden(np.zeros((1, 1, 5), d), np.zeros((1, 1, 2, 2), d))),
+            ("conv.widen", _widen, lambda d: _widen(np.zeros((1, 1, 2, 2), d), 3)),
+            ("conv.finite", _finite, lambda d: _finite(np.zeros((1, 1, 2, 2), d)))]
