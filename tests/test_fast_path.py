@@ -323,6 +323,58 @@ def test_conv_family_agrees_with_numpy(seed, dtype, monkeypatch):
     assert len(a) == len(b) == len(c) == 1, kwargs
 
 
+def _conv_family_on_both_paths(kwargs, x, w, dy):
+    """The three convolution primitives on both paths: the same values, infs and NaNs."""
+    for fn, args in ((P.Conv2D(**kwargs), (x, w)), (P.Conv2DBackpropInput(**kwargs), (dy, w, x.shape)),
+                     (P.Conv2DBackpropFilter(**kwargs), (dy, x, w.shape))):
+        ref, got = both_paths(fn, *args)
+        for r, g in zip(ref, got, strict=True):
+            np.testing.assert_array_equal(np.isnan(g), np.isnan(r))
+            np.testing.assert_array_equal(np.isinf(g), np.isinf(r))
+            ok = np.isfinite(r)
+            assert_close([r[ok]], [g[ok]], x.dtype.np_dtype)
+
+
+@needs_numba
+@pytest.mark.parametrize("dtype", DTYPES, ids=["float32", "float64"])
+@pytest.mark.parametrize("seed", range(6))
+def test_stride_one_convolutions_in_wide_rows_agree_with_numpy(seed, dtype, monkeypatch):
+    """Stride 1 takes the wide-row layout: odd sizes, padding, dilation, groups, and batch slices
+    of one sample (odd seeds)."""
+    from minims.fast import conv as fast_conv
+    if seed % 2:
+        monkeypatch.setattr(fast_conv, "CHUNK_BYTES", 1)
+    rng = np.random.default_rng(400 + seed)
+    kwargs, xs, ws = _random_conv(rng)
+    kwargs["stride"] = 1
+    x, w = T(rng.standard_normal(xs), dtype), T(rng.standard_normal(ws), dtype)
+    dy = T(rng.standard_normal(P.Conv2D(**kwargs)(x, w).shape), dtype)
+    calls = []
+    for name in ("_im2col_wide", "_col2im_wide", "_widen", "_unwiden"):
+        original = getattr(fast_conv, name)
+        monkeypatch.setattr(fast_conv, name, lambda *a, f=original, n=name: calls.append(n) or f(*a))
+    _conv_family_on_both_paths(kwargs, x, w, dy)
+    assert {"_im2col_wide", "_col2im_wide", "_widen", "_unwiden"} <= set(calls)
+
+
+@needs_numba
+@pytest.mark.parametrize("where", ["x", "w"])
+@pytest.mark.parametrize("value", [np.inf, np.nan], ids=["inf", "nan"])
+def test_wide_rows_with_an_inf_or_nan_give_the_numpy_paths_infs_and_nans(where, value):
+    """The columns the wide layout throws away read the input's last columns (an input value
+    there meets a zero of dy) and, in the input gradient, carry the weight of tap b = 0 (times the
+    zeros of dy): with inf or NaN there, 0 * inf would be NaN where the NumPy path has a number."""
+    rng = np.random.default_rng(5)
+    xv, wv = rng.standard_normal((2, 2, 6, 7)), rng.standard_normal((3, 2, 3, 3))
+    if where == "x":
+        xv[0, 1, 2, 6] = value          # last column: tap b = 0 never reads it in a real window
+    else:
+        wv[1, 0, 1, 0] = value          # tap b = 0
+    x, w = T(xv, np.float32), T(wv, np.float32)
+    dy = T(rng.standard_normal((2, 3, 4, 5)), np.float32)
+    _conv_family_on_both_paths(dict(out_channel=3, kernel_size=3), x, w, dy)
+
+
 @needs_numba
 @pytest.mark.parametrize("case", [
     dict(pad_mode="valid"),
