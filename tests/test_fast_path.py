@@ -340,10 +340,11 @@ def _conv_family_on_both_paths(kwargs, x, w, dy):
 @pytest.mark.parametrize("seed", range(6))
 def test_stride_one_convolutions_in_wide_rows_agree_with_numpy(seed, dtype, monkeypatch):
     """Stride 1 takes the wide-row layout: odd sizes, padding, dilation, groups, and batch slices
-    of one sample (odd seeds)."""
+    of one sample with the weight gradient from BLAS instead of ``_a_bt`` (odd seeds)."""
     from minims.fast import conv as fast_conv
     if seed % 2:
         monkeypatch.setattr(fast_conv, "CHUNK_BYTES", 1)
+        monkeypatch.setattr(fast_conv, "SMALL_PRODUCT", 0)
     rng = np.random.default_rng(400 + seed)
     kwargs, xs, ws = _random_conv(rng)
     kwargs["stride"] = 1
@@ -355,6 +356,23 @@ def test_stride_one_convolutions_in_wide_rows_agree_with_numpy(seed, dtype, monk
         monkeypatch.setattr(fast_conv, name, lambda *a, f=original, n=name: calls.append(n) or f(*a))
     _conv_family_on_both_paths(kwargs, x, w, dy)
     assert {"_im2col_wide", "_col2im_wide", "_widen", "_unwiden"} <= set(calls)
+
+
+@needs_numba
+@pytest.mark.parametrize("dtype", DTYPES, ids=["float32", "float64"])
+@pytest.mark.parametrize("shape", [(1, 1, 1), (2, 4, 9), (3, 5, 7), (6, 25, 3001), (7, 9, 33), (2, 3, 0)])
+def test_the_small_long_product_kernel_agrees_with_numpy(shape, dtype):
+    """``_a_bt(a, b) = a @ b.T`` (blocks of 2 x 4, odd rows and columns left over), against NumPy's
+    product in float64."""
+    from minims.fast.conv import _a_bt
+    m, r, q = shape
+    rng = np.random.default_rng(q)
+    a, b = rng.standard_normal((m, q)).astype(dtype), rng.standard_normal((r, q)).astype(dtype)
+    got = _a_bt(a, b)
+    assert got.dtype == dtype and got.shape == (m, r)
+    ref = a.astype(np.float64) @ b.astype(np.float64).T
+    tol = (1e-5 if dtype == np.float32 else 1e-12) * max(np.sqrt(q), 1.0)
+    np.testing.assert_allclose(got, ref, rtol=tol, atol=tol)
 
 
 @needs_numba
