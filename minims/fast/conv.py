@@ -15,11 +15,12 @@ strided view, but its copy of that 6-d view is slow, and its col2im is a Python 
 Two layouts of ``cols``:
 
 * **wide rows** (stride 1, the common case): row ``(c, a, b)`` of ``cols`` is the input plane
-  itself, flattened and shifted by the tap's offset ``a*dh*Wp + b*dw``: ``L = (Ho-1)*Wp + Wo``
-  consecutive values, one plain copy per tap and sample.  Output position ``(i, j)`` is column
-  ``i*Wp + j``; the ``Wp - Wo`` columns between two output rows are windows that wrap around the
-  edge of the plane, computed and thrown away.  The rows of every sample sit side by side,
-  ``(C*kh*kw, N, L)``, so each product is one BLAS call over the whole batch.  Gathering the
+  itself, flattened and shifted by the tap's offset ``a*dh*Wp + b*dw``: ``(Ho-1)*Wp + Wo``
+  consecutive values, one plain copy per tap and sample, and ``Wp - Wo`` zeros to make ``Ho*Wp``
+  columns.  Output position ``(i, j)`` is column ``i*Wp + j``; the ``Wp - Wo`` columns after each
+  output row are windows that wrap around the edge of the plane, computed and thrown away.  The
+  rows of every sample sit side by side, ``(C*kh*kw, N, Ho*Wp)``, so each product is one call
+  over the whole batch.  Gathering the
   windows row by row instead (the compact layout below) costs 4-6x more than the copy, and
   more than the extra ``Wp/Wo - 1`` of matmul work (measured on LeNet-5's two convolutions).
   ``dy`` enters the gradients in the same layout, with zeros in the thrown-away columns: those
@@ -27,6 +28,9 @@ Two layouts of ``cols``:
   weight with inf/NaN takes the compact layout.
 * **compact** (any stride): ``cols`` keeps the batch first, ``(N, C*kh*kw, Ho*Wo)``, so
   ``W @ cols`` (a batched ``matmul``) lands directly in NCHW order and ``dy`` needs no transpose.
+
+The products go to BLAS, except the weight gradient of a convolution with few channels, whose few
+long dot products a small Numba kernel (``_a_bt``) computes faster.
 
 The geometry (padding, output size) comes from the primitive itself, so the two paths cannot
 disagree about it.
