@@ -331,7 +331,7 @@ def main(argv=None):
     if args.threads is not None:
         pin_threads(args.threads, torch)
     fast = fast_path(args.no_numba)
-    env = Env(torch=torch, torch_reason=torch_reason, fast=fast, quick=args.quick)
+    env = Env(torch=torch, torch_reason=torch_reason, fast=fast, quick=args.quick, threads=args.threads)
     modules = {"W1": w1_elementwise, "W2": w2_lenet, "W3": w3_mlp, "W4": w4_third_derivative,
                "W5": w5_custom_bprop}
     variants = [v for w, m in modules.items() for v in m.variants(env)]

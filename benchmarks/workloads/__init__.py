@@ -20,6 +20,7 @@ class Env:
     torch_reason: str
     fast: FastPath
     quick: bool
+    threads: int | None = None  # --threads N (None: each library's default)
 
 
 @dataclass
