@@ -80,9 +80,9 @@ def render(report: dict) -> str:
         lines.append(f"| {_row_title(key, variant)} | " + " | ".join(cells) + " |")
     lines += ["", "| target | measured | limit | |", "| --- | --- | --- | --- |"]
     for t in report["targets"]:
-        value = "n/a" if t["ratio"] is None else (f"{t['ratio']:.2f} s" if "first call" in t["target"]
-                                                 else f"{t['ratio']:.2f}")
-        lines.append(f"| {t['target']} | {value} | {t['limit']:g} | {t['status']} |")
+        unit = " s" if t.get("unit") == "s" else ""
+        value = "n/a" if t["ratio"] is None else f"{t['ratio']:.2f}{unit}"
+        lines.append(f"| {t['target']} | {value} | {t['limit']:g}{unit} | {t['status']} |")
     return "\n".join(lines) + "\n"
 
 

@@ -268,12 +268,18 @@ def time_variant(variant, checks, rounds, min_time):
     extra = {label: ratio(a, b) for label, a, b in variant.ratios}
     targets = []
     for t in variant.targets:
-        if t.denominator is None:       # a first call, in seconds
-            value = results[t.numerator]["first_call_s"] if t.numerator in results else None
+        if t.denominator is None:       # a time in seconds
+            if t.numerator not in results:
+                value = None
+            elif t.measure is not None:
+                value = t.measure()
+            else:
+                value = results[t.numerator]["first_call_s"]
         else:
             value = ratio(t.numerator, t.denominator)
         missing = [n for n in (t.numerator, t.denominator) if n is not None and n not in results]
         targets.append({"workload": variant.key, "target": t.text, "ratio": value, "limit": t.limit,
+                        "unit": "s" if t.denominator is None else "ratio",
                         "status": "n/a" if value is None else ("met" if value <= t.limit else "missed"),
                         "why_na": ("; ".join(f"{n}: {variant.unavailable.get(n, 'not run')}" for n in missing)
                                    or None)})

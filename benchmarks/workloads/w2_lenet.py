@@ -266,6 +266,11 @@ def torch_pair(weights, xb, yb):
     return factory
 
 
+def _fresh_first_step():
+    from ..first_call import measure_in_subprocess
+    return measure_in_subprocess().get("first_step_s")
+
+
 def graph_target(env: Env) -> Target:
     """Issue 16: Graph + Numba <= 0.8x PyTorch eager with one thread each, <= 1.0x with both
     libraries on their default threads (both cores)."""
@@ -292,6 +297,6 @@ def variants(env: Env) -> list:
                  Target("W2: minims + Numba <= PyTorch eager (PyNative)", NUMBA, TORCH, 1.0),
                  graph_target(env),
                  Target("W2: minims Graph never slower than PyNative", GRAPH, PYNATIVE, 1.0),
-                 Target("W2: first call of a Graph-mode step with Numba (warm cache) <= 1 s (issue 16)",
-                        NUMBA_GRAPH, None, 1.0)],
+                 Target("W2: first Graph-mode step with Numba of a fresh process (warm Numba cache) <= 1 s "
+                        "(issue 16)", NUMBA_GRAPH, None, 1.0, measure=_fresh_first_step)],
         notes=["one W2 step is 72 MFLOP of GEMM/convolution work (issue 6)"])]
