@@ -53,7 +53,12 @@ def render(report: dict) -> str:
     noise = [w["other_processes"].get("other_cores") or 0.0 for w in workloads.values() if w.get("other_processes")]
     steal = [w["other_processes"].get("steal_cores") or 0.0 for w in workloads.values() if w.get("other_processes")]
     commit = (machine.get("git") or {}).get("commit") or "unknown"
-    options = [a for a in report["command"][1:] if not a.endswith("run.py")]      # no paths of the machine
+    options, skip = [], False
+    for a in report["command"][1:]:     # no paths of the machine: the script, and --json's file
+        if skip or a.endswith("run.py") or a.startswith("--json"):
+            skip = a == "--json"
+            continue
+        options.append(a)
     n_threads = threads.get("requested")
     lines = [
         f"One run of `{' '.join(['python -m benchmarks.run', *options])}` "

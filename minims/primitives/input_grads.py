@@ -54,7 +54,10 @@ class _InputGrad(Primitive):
         raise NotImplementedError
 
     def impl(self, x, dout):
-        dtype = np.result_type(x, dout)
+        if type(x) is np.ndarray and type(dout) is np.ndarray and x.dtype is dout.dtype:
+            dtype = x.dtype                 # the common case, without result_type's cost
+        else:
+            dtype = np.result_type(x, dout)
         if dtype.itemsize < 8:
             out = self.narrow_kernel(x, dout)
             if out is not None:

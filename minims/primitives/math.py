@@ -55,6 +55,10 @@ class _Binary(Primitive):
     def __call__(self, x=_MISSING, y=_MISSING, *extra):
         if y is _MISSING or extra:
             raise arity_error(self, ("x", "y"), (x, y) + extra)
+        if isinstance(x, Tensor) and isinstance(y, Tensor):
+            dt = x._data.dtype
+            if dt is y._data.dtype and (dt.kind == "f" or not self.float_result):
+                return bind(self, x, y)     # binary_operands' first case, without its frame
         x, y = binary_operands(self, x, y, self.float_result)
         return bind(self, x, y)
 

@@ -136,9 +136,9 @@ def sum_to(g, like):
     """Sum the broadcast gradient ``g`` back to the shape and dtype of ``like`` (None for scalars)."""
     if not isinstance(like, Tensor):
         return None
-    shape = like._data.shape
-    gshape = g._data.shape
-    if gshape == shape and g._data.dtype is like._data.dtype:
+    data, gdata = like._data, g._data
+    shape, gshape = data.shape, gdata.shape
+    if gshape == shape and gdata.dtype is data.dtype:
         return g                    # the common case, decided without a property call
     if gshape != shape:
         lead = len(gshape) - len(shape)
