@@ -268,7 +268,10 @@ def torch_pair(weights, xb, yb):
 
 def _fresh_first_step():
     from ..first_call import measure_in_subprocess
-    return measure_in_subprocess().get("first_step_s")
+    result = measure_in_subprocess()
+    if not result.get("available"):          # the Numba column ran in this process: this must too
+        raise RuntimeError(f"the fresh-process first Graph step could not be measured: {result.get('why')}")
+    return result["first_step_s"]
 
 
 def graph_target(env: Env) -> Target:

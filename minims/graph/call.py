@@ -64,22 +64,28 @@ class GraphCall(Primitive):
     def inline(self, args):
         return interpret(self.graph, args)
 
-    def residual_split(self, positions: tuple):
-        """The ``ResidualSplit`` for the gradients of the inputs at ``positions`` (made once);
-        None where the graph cannot be split (``residuals.py``)."""
+    def _split_entry(self, positions: tuple):
+        """``(forward graph as a GraphCall, ResidualSplit)`` for the inputs at ``positions``, made
+        once; None where the graph cannot be split (``residuals.py``)."""
         if positions not in self._splits:
             split = split_for_gradient(self.graph, positions)
             self._splits[positions] = None if split is None else (GraphCall(split.forward), split)
-        entry = self._splits[positions]
+        return self._splits[positions]
+
+    def residual_split(self, positions: tuple):
+        """The ``ResidualSplit`` for the gradients of the inputs at ``positions``; None where the
+        graph cannot be split."""
+        entry = self._split_entry(positions)
         return None if entry is None else entry[1]
 
     def forward_for_gradient(self, args, needed):
         """Run the forward graph that also returns the residuals; the node's rule then runs only
         the backward equations on them (``residuals.py``).  None where the graph cannot be split."""
         positions = tuple(i for i, flag in enumerate(needed) if flag)
-        if not positions or self.residual_split(positions) is None:
+        entry = self._split_entry(positions) if positions else None
+        if entry is None:
             return None
-        forward, split = self._splits[positions]
+        forward, split = entry
         k = split.n_outputs
         if evaluates_directly(args):
             # evaluated at the bottom of the stack: only the rule reads the residuals, so they stay

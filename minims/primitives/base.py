@@ -47,19 +47,19 @@ class _Needed(threading.local):
 
 
 #: The mask :func:`wants_grad` reads, in the attribute ``mask``: set by whoever runs rules.
-gradient_mask = _needed = _Needed()
+gradient_mask = _Needed()
 
 
 def wants_grad(index: int) -> bool:
     """True unless the running ``bprop``'s input ``index`` is known to need no gradient."""
-    mask = _needed.mask
+    mask = gradient_mask.mask
     return mask is None or bool(mask[index])
 
 
 def needed_mask():
     """The mask :func:`wants_grad` reads (None outside a masked rule; entry i falsy when input i
     needs no gradient); for tests and debugging."""
-    return _needed.mask
+    return gradient_mask.mask
 
 
 def run_bprop(prim, needed: tuple, args):
@@ -67,11 +67,11 @@ def run_bprop(prim, needed: tuple, args):
 
     The previous mask is restored afterwards: a rule may itself run a nested backward pass.
     """
-    saved, _needed.mask = _needed.mask, needed
+    saved, gradient_mask.mask = gradient_mask.mask, needed
     try:
         return prim.bprop(*args)
     finally:
-        _needed.mask = saved
+        gradient_mask.mask = saved
 
 
 class NoGradientRule(MinimsError, RuntimeError):
