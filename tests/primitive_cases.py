@@ -46,7 +46,9 @@ class Case:
 
     ``reference``: a function with SymPy rules whose derivative ``fn``'s rules must give (``fn``
     itself when it has them); ``None``: no SymPy form, central differences are the reference.
-    ``rtol``: for outputs computed in float32 (a cast).
+    ``rtol``: for outputs computed in float32 (a cast).  ``cotangent_scale``: a backward hook in
+    ``fn`` multiplies the cotangents by it, so reverse mode gives that multiple of the Jacobian
+    forward mode gives (a hook acts on cotangents only).
     """
 
     label: str
@@ -54,6 +56,7 @@ class Case:
     args: tuple
     reference: Callable | None = None
     rtol: float = 1e-11
+    cotangent_scale: float = 1.0
 
     def __repr__(self):
         return f"{self.label}{tuple(list(a.shape) for a in self.args)}"
@@ -292,12 +295,15 @@ def _cast(rng):
 
 @cases_for("HookBackward")
 def _hook_backward(rng):
-    # a hook that reads the gradient and leaves it alone: the identity (its SymPy rule); hooks that
-    # change the gradient are under CellHookInputs and in tests/test_jvp_rules.py
+    # forward mode passes tangents through a backward hook unchanged, whatever the hook does to the
+    # cotangents: the identity (its SymPy rule) for a hook that reads them and for one that doubles them
     seen = []
     hook = HookBackward(lambda grads: seen.append(len(grads)))
+    doubling = HookBackward(lambda grads: tuple(g * 2.0 for g in grads))
     return [_symbolic("HookBackward", lambda x: hook(x) * 1.5, (values(rng, (2, 3)),)),
-            _symbolic("HookBackward(x, y)", lambda x, y: hook(x, y), (values(rng, (3,)), values(rng, (3,))))]
+            _symbolic("HookBackward(x, y)", lambda x, y: hook(x, y), (values(rng, (3,)), values(rng, (3,)))),
+            Case("HookBackward doubling", lambda x: doubling(x) * 1.5, (values(rng, (2, 3)),),
+                 reference=lambda x: x * 1.5, cotangent_scale=2.0)]
 
 
 @cases_for("CellBprop")
@@ -314,11 +320,12 @@ def _cell_bprop(rng):
 
 @cases_for("CellHookInputs", "CellHookOutputs")
 def _cell_hooks(rng):
-    """A Cell backward hook that scales the gradient with respect to the Cell's input by 2.5: the
-    derivative it defines (forward mode follows it too) is that of ``2.5 tanh``."""
+    """A Cell backward hook that scales the gradient with respect to the Cell's input by 2.5: reverse
+    mode gives the derivative of ``2.5 tanh``, forward mode that of ``tanh`` (the hook acts on
+    cotangents only)."""
     cell = TanhWithScaledHook(2.5)
     return [Case("TanhWithScaledHook(2.5)", lambda x: cell(x), (values(rng, (2, 3)),),
-                 reference=lambda x: ops.tanh(x) * 2.5)]
+                 reference=ops.tanh, cotangent_scale=2.5)]
 
 
 @cases_for("GraphCall")

@@ -17,7 +17,8 @@ axes, indices, transpose flags, pooling geometry).  The list is checked against
    mode and all four of their second-order mixtures.
 3. **Forward agrees with reverse** for every case: ``<w, J t>`` from the jvp rules equals
    ``<J^T w, t>`` from the backward rules, to rounding.  This also covers inputs that get no
-   derivative by design (labels, moving statistics): both rules must say zero.
+   derivative by design (labels, moving statistics): both rules must say zero.  A backward hook
+   that scales the cotangents scales reverse mode alone (forward mode passes tangents through it).
 """
 import numpy as np
 import pytest
@@ -206,7 +207,8 @@ def test_jvp_rule_without_sympy_matches_central_differences(case):
 @pytest.mark.parametrize("case", CASE_PARAMS)
 def test_jvp_and_vjp_rules_define_the_same_jacobian(case):
     """``<w, J t> = <J^T w, t>`` for random ``t`` and ``w``: the forward-mode rules and the backward
-    rules are transposes of each other (each input moving alone, then all at once)."""
+    rules are transposes of each other (each input moving alone, then all at once) — up to the
+    factor a backward hook applies to the cotangents only (``Case.cotangent_scale``)."""
     rng = np.random.default_rng(SEED + 1)
     tangents = random_tangents(rng, case.args)
     out = leaves(case.fn(*case.args))
@@ -215,8 +217,8 @@ def test_jvp_and_vjp_rules_define_the_same_jacobian(case):
     everyone = tuple(range(len(case.args)))
     for moving in [everyone] + ([(i,) for i in everyone] if len(everyone) > 1 else []):
         _, tangent = jvp_with(case, moving, tangents)
-        forward = sum(float(np.sum(w.asnumpy().astype(np.float64) * t.asnumpy()))
-                      for w, t in zip(cotangents, leaves(tangent)))
+        forward = case.cotangent_scale * sum(float(np.sum(w.asnumpy().astype(np.float64) * t.asnumpy()))
+                                             for w, t in zip(cotangents, leaves(tangent)))
         _, vjp_fn = ops.vjp(case.fn, *case.args)
         grads = vjp_fn(*cotangents) if len(out) > 1 else vjp_fn(cotangents[0])
         reverse = sum(float(np.sum(grads[i].asnumpy() * tangents[i].asnumpy())) for i in moving)

@@ -7,9 +7,12 @@
   (the documentation's ``grad_input``) first; the inputs' identity then sees the gradient with
   respect to the cell's inputs (``grad_output``) and calls the hook with both.
 
-Being primitives, hooks run wherever a backward pass runs, at every gradient level — and under
-forward mode too, which follows their backward rule transposed (``minims.autodiff.transpose``), as
-MindSpore's forward mode is built from backward passes.
+Being primitives, hooks run wherever a backward pass runs, at every gradient level.  A backward
+hook acts on cotangents only: forward mode (``jvp``, ``jacfwd``, ``linearize``, ``derivative``) passes
+tangents through it unchanged — its forward-mode rule is the identity, not its backward rule
+transposed (``minims.autodiff.transpose``, which a custom ``bprop`` gets) — and binds the identity
+on the primal values, so that a gradient level below (``grad`` of ``jvp``) still records the hook
+and runs it on its own backward pass.
 """
 from __future__ import annotations
 
@@ -17,17 +20,23 @@ import inspect
 import warnings
 
 from ..context import GRAPH_MODE, get_context
-from ..graph.staging import is_staging, user_stacklevel
+from ..graph.staging import is_compiling, user_stacklevel
 from ..interpreters.stack import bind
 from ..primitives.base import MinimsError, Primitive
 from ..common.tensor import Tensor, _describe
-from .transpose import jvp_from_bprop
 
 __all__ = ["HookBackward", "CellHookInputs", "CellHookOutputs", "HookRecord", "HookError",
-           "HookShapeError", "call_user_fn"]
+           "HookShapeError", "call_user_fn", "hooks_skipped"]
 
 
 _warned_graph_mode = False
+
+
+def hooks_skipped() -> bool:
+    """Hooks do nothing in Graph mode and while a function is compiled (as in MindSpore).  They do
+    run under ``linearize``, which stages only the tangent computation: the values they act on are
+    computed at once."""
+    return get_context("mode") == GRAPH_MODE or is_compiling()
 
 
 def warn_hooks_ignored(what: str) -> None:
@@ -111,6 +120,13 @@ def _replacement(where, result, grads):
     return result
 
 
+def _identity_jvp(prim, primals, tangents):
+    """Forward mode through a backward hook: the identity on the tangents (the hook acts on
+    cotangents only), the primal bound so that the levels below record the hook."""
+    out = bind(prim, *primals)
+    return out, (tuple(tangents) if isinstance(out, tuple) else tangents[0])
+
+
 def _identity_batch(prim, args, dims):
     """A hook on batched values: the same identity on the whole batch (a gradient level below still
     records it, and its backward then sees the batched gradients)."""
@@ -129,7 +145,7 @@ class HookBackward(Primitive):
         self.cell_id = cell_id
 
     def __call__(self, *inputs):
-        if get_context("mode") == GRAPH_MODE or is_staging():
+        if hooks_skipped():
             warn_hooks_ignored("HookBackward")
             return inputs[0] if len(inputs) == 1 else inputs
         return bind(self, *inputs)
@@ -138,7 +154,7 @@ class HookBackward(Primitive):
         return xs[0] if len(xs) == 1 else tuple(xs)
 
     def jvp(self, primals, tangents):
-        return jvp_from_bprop(self, primals, tangents)
+        return _identity_jvp(self, primals, tangents)
 
     def batch(self, args, dims, size):
         return _identity_batch(self, args, dims)
@@ -189,7 +205,7 @@ class _CellHookIdentity(Primitive):
         return xs[0] if len(xs) == 1 else tuple(xs)
 
     def jvp(self, primals, tangents):
-        return jvp_from_bprop(self, primals, tangents)
+        return _identity_jvp(self, primals, tangents)
 
     def batch(self, args, dims, size):
         return _identity_batch(self, args, dims)

@@ -229,7 +229,7 @@ def linearize(fn, inputs):
     examples = [ops.zeros_like(x) for x in xs]
     # Parameters stay what they are now (constants of the linearisation), not inputs of the graph
     raw = undo.atomic(trace_to_graph, tangents_only, examples, f"linearized_{getattr(fn, '__name__', 'fn')}",
-                      False, True)
+                      False, True, True)
     return found["out"], _LinearFn(optimize(raw), xs, single)
 
 

@@ -6,11 +6,13 @@ map, and reverse mode computes transposes: the gradient of ``u -> <J^T u, t>`` w
 is ``J t``, whatever ``u`` is.  So any primitive with a backward rule gets a forward-mode rule:
 record ``<bprop(inputs, out, u), t>`` on a gradient level and take its gradient.
 
-That is how a Cell with a custom ``bprop`` (and a hook) behaves under ``jvp``, ``jacfwd`` and
-``linearize``: forward mode follows the rule the user wrote, as MindSpore's does (MindSpore builds
-its forward mode from two reverse passes).  It costs a backward and a double backward, so the
-primitives in minims' own table have rules of their own; this is the default for a user's
-primitive that only has a ``bprop``.
+That is how a Cell with a custom ``bprop`` behaves under ``jvp``, ``jacfwd`` and ``linearize``:
+forward mode follows the rule the user wrote, as MindSpore's does (MindSpore builds its forward
+mode from two reverse passes).  It costs a backward and a double backward, so the primitives in
+minims' own table have rules of their own; this is the default for a user's primitive that only
+has a ``bprop``.  Backward hooks are not such rules: a hook's ``bprop`` changes the cotangents
+flowing back, it is not the derivative of anything, so the hooks' forward-mode rule is the
+identity (``minims.autodiff.hooks``).
 
 ``u`` is a Tensor of ones (MindSpore's sensitivity): for a correct rule any ``u`` gives the same
 result, and a rule that is not linear in ``dout`` then gives what MindSpore gives.

@@ -35,7 +35,7 @@ from ..common.tensor import Tensor
 from .ir import Equation, Graph, Literal, Var
 
 __all__ = ["StagingTrace", "StagingTracer", "StaticGraphError", "trace_to_graph", "is_staging",
-           "current_trace", "user_location"]
+           "is_compiling", "current_trace", "user_location"]
 
 _MINIMS_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -88,6 +88,13 @@ def is_staging() -> bool:
     return bool(_tracing.active)
 
 
+def is_compiling() -> bool:
+    """True while a function's own computation is being traced into a graph (``jit``, Graph mode);
+    False under ``linearize`` alone, which stages only the tangent computation while the values
+    themselves are computed at once."""
+    return any(not t.tangents_only for t in _tracing.active)
+
+
 def current_trace():
     """The innermost graph being traced, or None: where effects (``ops.assign``, ``ops.Print``)
     are recorded instead of happening."""
@@ -128,9 +135,10 @@ class StagingTracer(Tracer):
 class StagingTrace(Trace):
     """Records equations for one graph."""
 
-    def __init__(self, name: str, parameters_as_inputs: bool = True):
+    def __init__(self, name: str, parameters_as_inputs: bool = True, tangents_only: bool = False):
         self.name = name
         self.parameters_as_inputs = parameters_as_inputs
+        self.tangents_only = tangents_only      # linearize's graph: see is_compiling
         self.sources: dict = {}     # input Var index -> the Tensor whose value it has in this call
         self.counter = 0
         self.inputs: list[Var] = []
@@ -342,15 +350,18 @@ def rebuild(tree, leaves):
 
 
 def trace_to_graph(fn, args, name: str | None = None, parameters_as_inputs: bool = True,
-                   examples_only: bool = False) -> Graph:
+                   examples_only: bool = False, tangents_only: bool = False) -> Graph:
     """Stage ``fn(*args)``: Tensor arguments become graph inputs, other arguments are baked in.
 
     The Parameters ``fn`` reads become implicit inputs (a compiled function sees their current
     values), unless ``parameters_as_inputs`` is False: then their values now are constants of the
     graph (``linearize``: the linearisation is taken at these values).  ``examples_only``: the
     Tensor arguments give types only (zeros), not the values of a call (see ``value_of``).
+    ``tangents_only``: the arguments are tangents and ``fn`` computes its values at once
+    (``linearize``), so this is no compilation of ``fn`` (``is_compiling``).
     """
-    trace = push_trace(StagingTrace(name or getattr(fn, "__name__", "graph"), parameters_as_inputs))
+    trace = push_trace(StagingTrace(name or getattr(fn, "__name__", "graph"), parameters_as_inputs,
+                                    tangents_only))
     _tracing.active.append(trace)
     try:
         with stack.resolving(trace.resolve):        # Parameters become graph inputs

@@ -10,7 +10,7 @@ import weakref
 
 from ..autodiff.custom_bprop import CellBprop
 from ..autodiff.hooks import (CellHookInputs, CellHookOutputs, HookRecord, call_user_fn, cannot_bind,
-                              warn_hooks_ignored)
+                              hooks_skipped, warn_hooks_ignored)
 from ..context import GRAPH_MODE, get_context
 from ..graph.staging import StaticGraphError, is_staging
 from ..common import running_cells, undo
@@ -114,7 +114,7 @@ def _run(cell, args, kwargs):
     if graph_mode and not is_staging() and not kwargs:
         return _compiled_call(cell)(*args)
     hooks_on = bool(cell._forward_pre_hooks or cell._forward_hooks or cell._backward_hooks)
-    if hooks_on and (graph_mode or is_staging()):
+    if hooks_on and hooks_skipped():
         warn_hooks_ignored(f"{cell.cls_name} hooks")
         hooks_on = False
     cell_id = cell.cell_id if hooks_on else None
