@@ -28,7 +28,7 @@ from ..common import undo
 from ..graph.call import GraphCall
 from ..graph.passes import optimize
 from ..graph.staging import rebuild, trace_to_graph
-from ..interpreters.stack import bind, current_value, lend, pop_trace, push_trace, unlend
+from ..interpreters.stack import Tracer, bind, current_value, lend, pop_trace, push_trace, unlend
 from ..common.tensor import Tensor, _describe
 from .grad_api import _check_weights, _flatten
 from .jvp import JVPTrace
@@ -292,18 +292,22 @@ def _jacobian(fn, grad_position, has_aux, where, forward):
                 raise TypeError(f"{where}: input {p} has dtype {args[p].dtype}; a Jacobian needs a float "
                                 "input. Fix: x.astype(mindspore.float32).")
 
+        found = {}
+
         def main(*xs):
             full = list(args)
             for p, x in zip(pos, xs):
                 full[p] = x
-            return _split_aux(fn(*full), has_aux, where)[0]
+            out, found["aux"] = _split_aux(fn(*full), has_aux, where)
+            return out
         xs = tuple(args[p] for p in pos)
+        # fn runs once, in one pass for every column (or row): the aux is from the same run
         blocks, several = (_forward_jacobian if forward else _reverse_jacobian)(main, xs)
         # blocks[output][input]; MindSpore's structure: output first, a bare Tensor where single
         per_output = [b[0] if single else tuple(b) for b in blocks]
         jac = tuple(per_output) if several else per_output[0]
         if has_aux:
-            return jac, _split_aux(fn(*args), True, where)[1]
+            return jac, _map_leaves(_after_levels, found["aux"])
         return jac
     jac_fn.__name__ = f"{where}_{getattr(fn, '__name__', type(fn).__name__)}"
     return jac_fn
@@ -313,19 +317,39 @@ def _outputs_of(out):
     return (tuple(out), True) if isinstance(out, (tuple, list)) else ((out,), False)
 
 
+def _after_levels(value):
+    """A value computed inside levels that have finished (an aux): what it stands for below them."""
+    while isinstance(value, Tracer) and not value._trace.active:
+        value = value._primal_value()
+    return value
+
+
 def _forward_jacobian(fn, xs):
-    """One ``jvp`` per basis vector of each input, batched by ``vmap``: the columns of the Jacobian.
-    Returns ``(blocks[output][input], several outputs?)``."""
-    columns = []
-    for k, x in enumerate(xs):
-        def push(t, k=k):
-            ts = [ops.zeros_like(x_) for x_ in xs]
-            ts[k] = t
-            return _jvp_call(fn, xs, ts)[1]
-        outs, several = _outputs_of(vmap(push)(_basis(x)))          # each (n, *out.shape)
-        columns.append([ops.reshape(ops.transpose(_flat_front(c), None), tuple(c.shape[1:]) + tuple(x.shape))
-                        for c in outs])
-    return [[columns[i][o] for i in range(len(xs))] for o in range(len(columns[0]))], several
+    """One ``jvp`` per basis vector of the inputs, all batched by one ``vmap`` (so ``fn`` runs once):
+    the columns of the Jacobian.  Returns ``(blocks[output][input], several outputs?)``."""
+    sizes = [int(np.prod(x.shape)) for x in xs]
+    outs, several = _outputs_of(vmap(lambda *ts: _jvp_call(fn, xs, ts)[1])(*_bases(xs, sizes)))
+    blocks = []
+    for c in outs:                                                  # (columns, *out.shape)
+        columns = ops.transpose(_flat_front(c), None)               # (out.size, columns)
+        row, start = [], 0
+        for x, n in zip(xs, sizes):
+            row.append(ops.reshape(columns[:, start:start + n], tuple(c.shape[1:]) + tuple(x.shape)))
+            start += n
+        blocks.append(row)
+    return blocks, several
+
+
+def _bases(xs, sizes):
+    """The tangents of one batched pass over every column: for input ``k``, the basis of its space in
+    the rows that belong to it, zeros in the others; each ``(sum(sizes), *x.shape)``, in ``x``'s dtype."""
+    total, start, out = sum(sizes), 0, []
+    for x, n in zip(xs, sizes):
+        rows = np.zeros((total, n), x._data.dtype)
+        rows[start:start + n] = np.eye(n, dtype=x._data.dtype)
+        out.append(Tensor._make(rows.reshape((total, *x.shape))))
+        start += n
+    return out
 
 
 def _flat_front(c):
