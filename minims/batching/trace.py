@@ -13,15 +13,20 @@ only slower.  ``minims.primitives.table()`` says which primitives have a rule.
 
 Values that do not carry the batch (a weight, a constant) stay plain Tensors: an unbatched operand
 is broadcast by the rule, never copied per example.
+
+An empty batch (``vmap`` over 0 examples, the Jacobian of an empty input) has no example to
+compute: each primitive gives an empty result shaped like its output on one example (``no_examples``).
 """
 from __future__ import annotations
+
+import numpy as np
 
 from .. import ops
 from ..interpreters.stack import MinimsError, Trace, Tracer, bind
 from ..common.tensor import Tensor
 
 __all__ = ["BatchTrace", "BatchTracer", "BatchedValueError", "move_to_front", "example", "loop",
-           "every_example"]
+           "no_examples", "every_example"]
 
 
 class BatchedValueError(MinimsError, RuntimeError):
@@ -55,7 +60,7 @@ class BatchTracer(Tracer):
 def _box(trace, value, bdim):
     t = object.__new__(BatchTracer)
     # the first example, a view: what shape and dtype checks inside the primitives see
-    t._data = value._data[(slice(None),) * bdim + (0,)]
+    t._data = _example_array(value, bdim) if trace.size == 0 else value._data[(slice(None),) * bdim + (0,)]
     t._value = value
     t._bdim = bdim
     t._trace = trace
@@ -82,6 +87,29 @@ def move_to_front(value, dim):
 def example(value, dim, i):
     """Example ``i`` of a batched value (or the value itself when it is not batched)."""
     return value if dim is None else ops.getitem(value, (slice(None),) * dim + (i,))
+
+
+def _example_array(value, dim):
+    """Zeros shaped like one example of a batched value: what stands for an example of an empty
+    batch, which has none."""
+    shape = value._data.shape
+    return np.zeros(shape[:dim] + shape[dim + 1:], value._data.dtype)
+
+
+def no_examples(prim, values, dims):
+    """The primitive on an empty batch: empty results, shaped like its output on one example.  The
+    types come from the primitive's output types on zeros standing for an example (as a graph being
+    staged finds them): with no example there is nothing to compute, so no rule and no ``impl``
+    runs (a rule's arithmetic on an empty batch may not even be defined: a reshape with -1)."""
+    arrays = [_example_array(v, d) if d is not None else (v._data if isinstance(v, Tensor) else v)
+              for v, d in zip(values, dims)]
+    out = prim.output_types(arrays, values)
+
+    def empty(o):
+        return Tensor._make(np.zeros((0,) + o.shape, o.dtype))
+    if isinstance(out, tuple):
+        return tuple(empty(o) for o in out), (0,) * len(out)
+    return empty(out), 0
 
 
 def loop(prim, values, dims, size):
@@ -121,7 +149,9 @@ class BatchTrace(Trace):
             values.append(v)
             dims.append(d)
         rule = prim.batch
-        if rule is None:
+        if self.size == 0:
+            out, out_dims = no_examples(prim, values, dims)
+        elif rule is None:
             out, out_dims = loop(prim, values, dims, self.size)
         else:
             out, out_dims = rule(values, dims, self.size)

@@ -219,27 +219,13 @@ class StagingTrace(Trace):
             v, x = self._operand(a)
             ins.append(v)
             abstract.append(x)
-        out = self._abstract_eval(prim, abstract, args)
+        out = prim.output_types(abstract, args)
         multiple = isinstance(out, tuple)
         outs = out if multiple else (out,)
         out_vars = [self._new_var(o.shape, mstype.from_numpy(o.dtype)) for o in outs]
         self.equations.append(Equation(prim, ins, out_vars, multiple))
         tracers = tuple(self._tracer(v, np.asarray(o)) for v, o in zip(out_vars, outs))
         return tracers if multiple else tracers[0]
-
-    def _abstract_eval(self, prim, abstract, args):
-        rule = getattr(prim, "abstract_eval", None)
-        try:
-            with np.errstate(all="ignore"):
-                out = rule(*abstract) if rule is not None else prim.impl(*abstract)
-        except MinimsError:
-            raise
-        except (ValueError, TypeError, IndexError, ZeroDivisionError, OverflowError,
-                np.exceptions.AxisError) as exc:
-            raise prim.explain_failure(exc, args) from None
-        if isinstance(out, tuple):
-            return tuple(np.asarray(o) for o in out)
-        return np.asarray(out)
 
     # ----- values, for the shapes that depend on them ---------------------------------------
     def value_of(self, a, required: bool = True):

@@ -25,6 +25,8 @@ from __future__ import annotations
 import re
 import threading
 
+import numpy as np
+
 from .. import ops
 from ..interpreters.stack import bind, describe_args, MinimsError
 from ..common.memory import TensorTooLarge
@@ -189,6 +191,24 @@ class Primitive:
 
     def sympy(self, *args):
         raise NotImplementedError(f"{self.name} has no symbolic (SymPy) rule")
+
+    def output_types(self, arrays, args):
+        """The outputs' shapes and dtypes, as arrays, from ``abstract_eval`` (or ``impl``) run on
+        ``arrays``: zeros standing for values that do not exist (a graph's placeholders, the example
+        of an empty batch), so nothing with an effect runs.  A NumPy failure becomes this
+        primitive's error about ``args``."""
+        rule = self.abstract_eval if self.abstract_eval is not None else self.impl
+        try:
+            with np.errstate(all="ignore"):
+                out = rule(*arrays)
+        except MinimsError:
+            raise
+        except (ValueError, TypeError, IndexError, ZeroDivisionError, OverflowError,
+                np.exceptions.AxisError) as exc:
+            raise self.explain_failure(exc, args) from None
+        if isinstance(out, tuple):
+            return tuple(np.asarray(o) for o in out)
+        return np.asarray(out)
 
     def explain_failure(self, exc: Exception, args) -> Exception:
         """Turn a NumPy error from ``impl`` into one that names this primitive and its inputs."""
