@@ -75,7 +75,7 @@ def test_vmap_of_a_cell_list_runs_each_cell():
     (lambda: ops.vmap(ops.add, (None, None))(A, A), "every in_axes entry is None"),
     (lambda: ops.vmap(ops.sin, None), "single None"),
     (lambda: ops.vmap(ops.sin, "a")(A), "in_axes must be"),
-    (lambda: ops.vmap(3), "function or a Cell"),
+    (lambda: ops.vmap(3), "function or Cell"),
     (lambda: ops.vmap(ops.add)(A, y=A), "positional"),
     (lambda: ops.vmap(ops.sin, out_axes=3)(A), "out of bounds"),
     (lambda: ops.vmap(lambda r: (r, r), out_axes=(0,))(A), "out_axes has 1 entries"),

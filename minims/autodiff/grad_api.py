@@ -11,6 +11,7 @@ import inspect
 
 from .. import ops
 from ..common import undo
+from ..common.function_check import require_function
 from ..common.parameter import Parameter
 from ..interpreters.stack import MinimsError, current_value, lend, pop_trace, push_trace, unlend
 from ..common.tensor import Tensor, _describe
@@ -193,9 +194,7 @@ class GradOperation:
         self.sens_param = sens_param
 
     def __call__(self, fn, weights=None):
-        if not callable(fn):
-            raise TypeError(f"GradOperation: expected a function or Cell to differentiate, got {_describe(fn)}. "
-                            "Fix: pass the function itself, GradOperation()(fn)(x), not its result fn(x).")
+        require_function(fn, "GradOperation", "GradOperation()(fn)(x)", "GradOperation()(fn(x))")
         if self.get_by_list and weights is None:
             raise TypeError("GradOperation(get_by_list=True) needs weights: GradOperation(get_by_list=True)(fn, weights).")
         params = _check_weights(weights, "GradOperation") if self.get_by_list else ()
@@ -282,9 +281,7 @@ def _positions(grad_position, args, where):
 
 
 def _grad_impl(fn, grad_position, weights, has_aux, return_ids, with_value, where):
-    if not callable(fn):
-        raise TypeError(f"{where}: expected a function or Cell to differentiate, got {_describe(fn)}. "
-                        f"Fix: pass the function itself, {where}(fn)(x), not its result {where}(fn(x)).")
+    require_function(fn, where, f"{where}(fn)(x)", f"{where}(fn(x))")
     if grad_position is None and weights is None:
         raise ValueError(f"{where}: grad_position and weights cannot both be None; nothing to differentiate. "
                          "Fix: grad_position=0 for the first input, or weights=net.trainable_params().")

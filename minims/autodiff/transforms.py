@@ -25,6 +25,7 @@ from .. import dtype as mstype
 from .. import ops
 from ..batching.vmap import vmap
 from ..common import undo
+from ..common.function_check import require_function
 from ..graph.call import GraphCall
 from ..graph.passes import optimize
 from ..graph.staging import rebuild, trace_to_graph
@@ -115,6 +116,7 @@ def jvp(fn, inputs, v, has_aux=False):
     dtypes).  With ``has_aux`` ``fn`` returns ``(output, aux...)``: the result is the flat
     ``(output, J v, aux)``, and aux gets no derivative.
     """
+    require_function(fn, "jvp", "jvp(fn, inputs, v)", "jvp(fn(x), inputs, v)", ValueError)
     _check_has_aux(has_aux, "jvp")
     xs, _ = _tensor_tuple(inputs, "jvp", "inputs")
     vs, _ = _tensor_tuple(v, "jvp", "v")
@@ -194,6 +196,7 @@ def vjp(fn, *inputs, weights=None, has_aux=False):
     ``((d inputs...), (d weights...))`` (a single Parameter: its gradient alone).  With ``has_aux``
     the result is the flat ``(output, vjp_fn, aux)``.
     """
+    require_function(fn, "vjp", "vjp(fn, x)", "vjp(fn(x), x)")
     _check_has_aux(has_aux, "vjp")
     for i, x in enumerate(inputs):
         if not isinstance(x, Tensor):
@@ -219,6 +222,7 @@ def linearize(fn, inputs):
     The primal computation runs once, here; ``jvp_fn`` runs a compiled graph of the linear part
     alone (``jvp_fn.graph`` shows it).
     """
+    require_function(fn, "linearize", "linearize(fn, inputs)", "linearize(fn(x), inputs)")
     xs, single = _tensor_tuple(inputs, "linearize", "inputs")
     found = {}
 
@@ -278,9 +282,8 @@ def _basis(x: Tensor) -> Tensor:
 
 
 def _jacobian(fn, grad_position, has_aux, where, forward):
+    require_function(fn, where, f"{where}(fn)(x)", f"{where}(fn(x))", ValueError)
     _check_has_aux(has_aux, where)
-    if not callable(fn):
-        raise TypeError(f"{where}: expected a function or Cell, but got {_describe(fn)}.")
 
     def jac_fn(*args):
         pos, single = _positions(grad_position, len(args), where)
@@ -394,6 +397,8 @@ def derivative(fn, primals, order):
     derivative itself.  Integer inputs are computed in Float32.  Tensors for one output, lists for
     several.  Computed by nesting ``jvp`` ``order`` times.
     """
+    require_function(fn, "derivative", "derivative(fn, primals, order)", "derivative(fn(x), primals, order)",
+                     RuntimeError)
     if isinstance(order, bool) or not isinstance(order, int):
         raise TypeError(f"derivative: order must be an int, but got {_describe(order)}.")
     if order < 1:

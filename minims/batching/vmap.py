@@ -9,6 +9,7 @@ types (``RuntimeError`` for every misuse) are MindSpore 2.10's.
 from __future__ import annotations
 
 from ..interpreters.stack import MinimsError, pop_trace, push_trace
+from ..common.function_check import require_function
 from ..common.tensor import Tensor, _describe
 from .. import ops
 from .trace import BatchTrace
@@ -112,8 +113,7 @@ def _outputs(trace, out, out_axes):
 
 def vmap(fn, in_axes=0, out_axes=0):
     """``mindspore.vmap(fn, in_axes=0, out_axes=0)`` (see the module docstring)."""
-    if not callable(fn):
-        raise VmapError(f"vmap: fn must be a function or a Cell, but got {_describe(fn)}.")
+    require_function(fn, "vmap", "vmap(fn)(x)", "vmap(fn(x))", RuntimeError, "to map over a batch")
     ensemble = getattr(fn, "vmap_ensemble", None)       # a CellList: one Cell per example
     if ensemble is not None:
         return ensemble(in_axes, out_axes)

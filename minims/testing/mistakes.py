@@ -486,6 +486,12 @@ ms.grad(f)(Tensor([1.0, 2.0]))
        ["jvp", "[2]", "[3]", "direction", "Fix"], "same",
        "MindSpore 2.10 does not check the tangent's shape: here a ValueError comes from inside Mul's "
        "rule, and for some functions a tangent of the wrong shape is returned without an error."),
+    _m("jvp-of-a-value", "transforms", "Giving jvp the result fn(x) instead of fn",
+       'x = Tensor([1.0, 2.0])\nops.jvp(ops.sin(x), x, ops.ones_like(x))', ValueError,
+       ["jvp", "function", "jvp(fn, inputs, v)", "jvp(fn(x), inputs, v)"]),
+    _m("vjp-of-a-value", "transforms", "Giving vjp the result fn(x) instead of fn",
+       'x = Tensor([1.0, 2.0])\nops.vjp(ops.sin(x), x)', TypeError,
+       ["vjp", "function", "vjp(fn, x)", "vjp(fn(x), x)"]),
     _m("vjp-cotangent-shape", "transforms", "A cotangent shaped unlike the output",
        'out, vjp_fn = ops.vjp(ops.sin, Tensor([1.0, 2.0, 3.0]))\nvjp_fn(Tensor([1.0]))', ValueError,
        ["vjp_fn", "[1]", "[3]", "Fix"]),
