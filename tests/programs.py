@@ -21,6 +21,8 @@ are drawn.  The presets are the spaces the differential tests (``tests/test_fuzz
 ``GRADS``          ``MODES`` without the deliberately different rule, in float64 with inputs kept
                    further from singular points (finite differences need that), outputs flat
 ``SPECIAL``        programs with custom rules and backward hooks, checked against what the rule says
+``HOOKED``         ``GRADS`` with backward hooks (``HookBackward`` and a Cell's) in every program, for
+                   forward mode: a backward hook acts on cotangents only, so tangents ignore it
 ``FAST``           NCHW inputs through conv / pooling / batch norm / dense / softmax cross-entropy,
                    float32 or float64 (the primitives that have Numba kernels)
 ``SYMBOLIC``       only primitives with a SymPy rule, small shapes (the symbolic interpreter is slow);
@@ -58,7 +60,7 @@ from minims import dtype as mstype
 from minims.primitives import nn as P
 
 __all__ = ["Space", "Meta", "Step", "Special", "Program", "ProgramCell", "programs", "with_weights",
-           "near_a_kink", "BASIC", "MODES", "GRADS", "SPECIAL", "FAST", "SYMBOLIC",
+           "near_a_kink", "BASIC", "MODES", "GRADS", "SPECIAL", "HOOKED", "FAST", "SYMBOLIC",
            "SquareWithBprop", "SigmoidWithBprop", "MulWithBprop", "SpikeWithSurrogate",
            "SinWithTripledRule", "TanhWithScaledHook", "scaling_hook", "scaled_identity", "split_parts"]
 
@@ -123,6 +125,7 @@ GRADS = replace(MODES, dtypes=("float64",), values="random", min_lo=0.2, max_bou
                 specials=CORRECT_BPROPS, structured=False)
 SPECIAL = replace(MODES, dtypes=("float64",), values="random", min_lo=0.2, max_bound=1e3,
                   specials=ALL_SPECIALS, need=("special",), steps=(2, 6), structured=False)
+HOOKED = replace(GRADS, specials=CORRECT_BPROPS + ("hook_backward", "cell_hook"), need=("special",))
 FAST = Space(kinds=("unary", "binary", "scalar", "reduce") + NN_KINDS * 2, nchw=1.0,
              dtypes=("float32", "float64"), values="random", shapes=((3,), ()), inputs=(1, 2),
              steps=(2, 7), need=("fast",), min_lo=0.1, max_bound=1e3)

@@ -11,7 +11,11 @@ forward and forward over forward.
 * random straight-line programs from ``tests/programs.py``'s ``GRADS`` space (elementwise ops with
   broadcasting, reductions, matmul, shapes, select, softmax, integer inputs, gradients taken inside
   the program, dense/convolution/pooling/batch-norm/cross-entropy layers, Cells with correct custom
-  bprops), discarding points within a finite-difference step of a kink, as ``tests/test_fuzz.py`` does.
+  bprops), discarding points within a finite-difference step of a kink, as ``tests/test_fuzz.py`` does;
+* random programs from ``HOOKED`` (the same, with scaling backward hooks — ``ops.HookBackward`` and a
+  Cell's ``register_backward_hook`` — in every program): a backward hook acts on cotangents only, so
+  ``jvp``, ``linearize`` and forward over forward give what the program without its hooks gives,
+  and central differences of the program itself (issue 22).
 
 Bounded and deterministic by default; ``MINIMS_DEEP=1`` runs a long randomised search
 (``MINIMS_DEEP_EXAMPLES=n`` programs, 2000 by default).
@@ -27,7 +31,7 @@ import minims as ms
 from minims import Tensor, ops
 from minims.testing import check_grads, leftover_state
 from search_budget import bounded
-from programs import GRADS, near_a_kink, programs
+from programs import GRADS, HOOKED, near_a_kink, programs
 
 MODES = ("fwd", "rev")
 
@@ -232,5 +236,51 @@ def test_random_programs_forward_and_reverse_match_central_differences(case):
     assume(finite(program, args) and not near_a_kink(program, args))
     try:
         with_smaller_steps(lambda eps: check_grads(program, args, order=2, modes=MODES, eps=eps))
+    except AssertionError as exc:
+        raise AssertionError(f"{exc}\n\n{program.reproducer(args)}") from None
+
+
+def jvp_over_floats(f, args, tangents):
+    """``ops.jvp`` of ``f`` moving its float arguments along ``tangents`` (the others held fixed)."""
+    positions = [i for i, a in enumerate(args) if a.dtype.is_float]
+
+    def moving(*xs):
+        full = list(args)
+        for i, x in zip(positions, xs):
+            full[i] = x
+        return f(*full)
+    return moving, tuple(args[i] for i in positions), tuple(tangents[i] for i in positions)
+
+
+def assert_same_values(label, got, expected):
+    got = got if isinstance(got, tuple) else (got,)
+    expected = expected if isinstance(expected, tuple) else (expected,)
+    for g, e in zip(got, expected):
+        np.testing.assert_allclose(g.asnumpy(), e.asnumpy(), rtol=1e-12, atol=1e-12, err_msg=label)
+
+
+@bounded(60)
+@given(case=programs(HOOKED))
+def test_random_programs_with_backward_hooks_forward_mode_ignores_the_hooks(case):
+    """A backward hook scales the cotangents only: ``jvp`` and ``linearize`` of a program with hooks
+    equal ``jvp`` of the same program without them (``variant("plain")``), forward over forward too,
+    and ``check_grads(modes=("fwd",))`` matches central differences of the hooked program itself."""
+    program, args = case
+    args = tuple(Tensor(np.asarray(a._data, np.float64)) if a.dtype.is_float else a for a in args)
+    assume(finite(program, args) and not near_a_kink(program, args))
+    rng = np.random.default_rng(0)
+    tangents = [Tensor(rng.standard_normal(a.shape)) if a.dtype.is_float else None for a in args]
+    try:
+        hooked, xs, ts = jvp_over_floats(program, args, tangents)
+        plain = jvp_over_floats(program.variant("plain"), args, tangents)[0]
+        out, tangent = ops.jvp(hooked, xs, ts)
+        assert_same_values("jvp output", out, ops.jvp(plain, xs, ts)[0])
+        assert_same_values("jvp, hooked vs without hooks", tangent, ops.jvp(plain, xs, ts)[1])
+        assert_same_values("linearize vs jvp", ops.linearize(hooked, xs)[1](ts), tangent)
+
+        def second(f):
+            return ops.jvp(lambda *ys: ops.jvp(f, ys, ts)[1], xs, ts)[1]
+        assert_same_values("forward over forward, hooked vs without hooks", second(hooked), second(plain))
+        with_smaller_steps(lambda eps: check_grads(program, args, order=2, modes=("fwd",), eps=eps))
     except AssertionError as exc:
         raise AssertionError(f"{exc}\n\n{program.reproducer(args)}") from None
