@@ -10,8 +10,9 @@ Each is a few lines over the interpreters:
   placeholders and is recorded.  That is *partial evaluation*: the graph left behind is the linear
   part alone, with what it needs from the primal pass (cos x for sin x) as constants, and its
   ``jvp_fn`` never runs a primal operation again;
-* ``jacfwd`` is ``vmap`` of ``jvp`` over the basis of an input, ``jacrev`` ``vmap`` of ``vjp`` over
-  the basis of an output (one pass per column or row, all of them in one batched pass);
+* ``jacfwd`` is ``vmap`` of ``jvp`` over the basis of the inputs, ``jacrev`` ``vmap`` of ``vjp`` over
+  the basis of an output (one pass per column or row, all of them in one batched pass, so the
+  function itself runs once);
 * ``derivative`` nests ``jvp`` ``order`` times.
 
 The output structures, argument checks and exception types are MindSpore 2.10's (checked by running
@@ -275,12 +276,6 @@ def _positions(grad_position, n, where):
     return pos, single or len(pos) == 1
 
 
-def _basis(x: Tensor) -> Tensor:
-    """The standard basis of ``x``'s space: ``(x.size, *x.shape)``, in ``x``'s dtype."""
-    n = int(np.prod(x.shape))
-    return Tensor._make(np.eye(n, dtype=x._data.dtype).reshape((n, *x.shape)))
-
-
 def _jacobian(fn, grad_position, has_aux, where, forward):
     require_function(fn, where, f"{where}(fn)(x)", f"{where}(fn(x))", ValueError)
     _check_has_aux(has_aux, where)
@@ -330,24 +325,30 @@ def _after_levels(value):
 def _forward_jacobian(fn, xs):
     """One ``jvp`` per basis vector of the inputs, all batched by one ``vmap`` (so ``fn`` runs once):
     the columns of the Jacobian.  Returns ``(blocks[output][input], several outputs?)``."""
-    sizes = [int(np.prod(x.shape)) for x in xs]
-    outs, several = _outputs_of(vmap(lambda *ts: _jvp_call(fn, xs, ts)[1])(*_bases(xs, sizes)))
+    outs, several = _outputs_of(vmap(lambda *ts: _jvp_call(fn, xs, ts)[1])(*_bases(xs)))
     blocks = []
     for c in outs:                                                  # (columns, *out.shape)
         columns = ops.transpose(_flat_front(c), None)               # (out.size, columns)
         row, start = [], 0
-        for x, n in zip(xs, sizes):
+        for x in xs:
+            n = _size(x)
             row.append(ops.reshape(columns[:, start:start + n], tuple(c.shape[1:]) + tuple(x.shape)))
             start += n
         blocks.append(row)
     return blocks, several
 
 
-def _bases(xs, sizes):
-    """The tangents of one batched pass over every column: for input ``k``, the basis of its space in
-    the rows that belong to it, zeros in the others; each ``(sum(sizes), *x.shape)``, in ``x``'s dtype."""
-    total, start, out = sum(sizes), 0, []
-    for x, n in zip(xs, sizes):
+def _size(x) -> int:
+    return int(np.prod(x.shape))
+
+
+def _bases(xs):
+    """The tangents of one batched pass over every column: for input ``k``, the standard basis of its
+    space in the rows that belong to it, zeros in the others; each ``(total size, *x.shape)``, in
+    ``x``'s dtype (for one input, its basis ``(x.size, *x.shape)``)."""
+    total, start, out = sum(_size(x) for x in xs), 0, []
+    for x in xs:
+        n = _size(x)
         rows = np.zeros((total, n), x._data.dtype)
         rows[start:start + n] = np.eye(n, dtype=x._data.dtype)
         out.append(Tensor._make(rows.reshape((total, *x.shape))))
@@ -371,7 +372,7 @@ def _reverse_jacobian(fn, xs):
             cots = [ops.zeros_like(o_) for o_ in outs]
             cots[k] = c
             return vjp_fn(*cots)
-        rows = vmap(pull)(_basis(o))                                  # per input: (m, *x.shape)
+        rows = vmap(pull)(_bases((o,))[0])                            # per input: (m, *x.shape)
         blocks.append([ops.reshape(r, tuple(o.shape) + tuple(x.shape)) for r, x in zip(rows, xs)])
     return blocks, several
 
