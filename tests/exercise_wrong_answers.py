@@ -2,7 +2,8 @@
 
 ``WRONG`` lists ``(exercise id, what the slip is, answer, expected diagnosis kind)``; the answers are
 the solutions of ``chapters/solutions/`` with one slip each (a sign, a missing ``sum_to``, gradients in
-the wrong order, NumPy inside a rule, a Python ``if`` in Graph mode ...).  The kinds are those of
+the wrong order, NumPy inside a rule, a Python ``if`` in Graph mode, a constant written in where an
+argument should be used, a rule right only near 0 ...).  The kinds are those of
 ``minims.testing.exercises.feedback``.
 """
 import math
@@ -39,6 +40,11 @@ class SoftplusNumpy(ch01.Softplus):
 class SoftplusBare(ch01.Softplus):
     def bprop(self, x, out, dout):
         return ops.mul(dout, ops.sigmoid(x))
+
+
+class SoftplusSaturatesEarly(ch01.Softplus):
+    def bprop(self, x, out, dout):          # "sigmoid is 1 for large x": right only up to x = 3
+        return (dout * ops.select(x > 3, ops.ones_like(x), ops.sigmoid(x)),)
 
 
 class ScaleExpNoSumTo(ch01.ScaleExp):
@@ -89,6 +95,10 @@ def _rebind(p, g, lr):
     p = p - lr * g                            # rebinds the name; the Parameter is unchanged  # noqa: F841
 
 
+def _lr_written_in(p, g, lr):
+    p.set_data(p - 0.1 * g)                   # the learning rate of the chapter's example, not lr
+
+
 # ----- chapter 03 -----------------------------------------------------------------------------------
 class LeakyReLUIf(ch03.LeakyReLU):
     def construct(self, x):
@@ -102,6 +112,14 @@ class LeakyReLUWrongSide(ch03.LeakyReLU):
         return ops.select(x > 0, self.alpha * x, x)
 
 
+class LeakyReLUAlphaWrittenIn(nn.Cell):
+    def __init__(self, alpha):
+        super().__init__()                    # alpha not kept: 0.1 written into construct
+
+    def construct(self, x):
+        return ops.select(x > 0, x, 0.1 * x)
+
+
 class ScaleNoSum(ch03.Scale):
     def bprop(self, x, out, dout):
         return (self.w * dout,), {self.w: x * dout}
@@ -110,6 +128,11 @@ class ScaleNoSum(ch03.Scale):
 class ScaleNoDout(ch03.Scale):
     def bprop(self, x, out, dout):
         return (self.w * ops.ones_like(dout),), {self.w: ops.sum(x, keepdim=True)}
+
+
+class ScaleWeightNoDout(ch03.Scale):
+    def bprop(self, x, out, dout):            # dx right; dw = sum(x), not sum(x * dout)
+        return (self.w * dout,), {self.w: ops.sum(x, keepdim=True)}
 
 
 # ----- chapter 04 -----------------------------------------------------------------------------------
@@ -162,6 +185,11 @@ def ce_grad_sum(logits, labels):
 
 def ce_grad_sign(logits, labels):
     return -ch05.ce_grad(logits, labels)
+
+
+def ce_grad_four_examples(logits, labels):
+    classes = logits.shape[1]
+    return (ops.softmax(logits) - ops.one_hot(labels, classes, 1.0, 0.0)) / 4     # N of the page's batch
 
 
 # ----- chapter 06 -----------------------------------------------------------------------------------
@@ -247,12 +275,23 @@ class SoftplusJvpNumpy(ch09.Softplus):
         return bind(self, x), ops.mul(tangents[0], Tensor(1 / (1 + np.exp(-x.asnumpy()))))
 
 
+class SoftplusJvpSaturatesEarly(ch09.Softplus):
+    def jvp(self, primals, tangents):         # "sigmoid is 1 for large x": right only up to x = 3
+        x, t = primals[0], tangents[0]
+        return bind(self, x), t * ops.select(x > 3, ops.ones_like(x), ops.sigmoid(x))
+
+
 def hvp_gradient_times_v(f, x, v):
     return ops.grad(f)(x) * v
 
 
 def per_example_summed(w, xs, ys):
     return ops.grad(lambda w: ops.sum(ops.vmap(example_loss, in_axes=(None, 0, 0))(w, xs, ys)))(w)
+
+
+def per_example_four(w, xs, ys):
+    g = ops.grad(example_loss)
+    return ops.stack([g(w, xs[i], ys[i]) for i in range(4)])        # the batch size of one example
 
 
 # ----- chapter 10 -----------------------------------------------------------------------------------
@@ -263,6 +302,11 @@ def tanh_derivative_textbook(x):
 def tanh_derivative_half(x):
     u = ops.exp(-2 * ops.abs(x))
     return 2 * u / (1 + u) ** 2
+
+
+def tanh_derivative_no_abs(x):
+    u = ops.exp(-2 * x)                     # right in exact arithmetic; (1 + u)**2 overflows for x < -177
+    return 4 * u / (1 + u) ** 2
 
 
 def ulp_error_52_bits(c, t):                # 2**(e - 52) for |t| in [2**(e-1), 2**e): one bit short
@@ -278,6 +322,7 @@ WRONG = [
     ("1.1", "dout ignored", SoftplusNoDout, "dout"),
     ("1.1", "NumPy inside the rule", SoftplusNumpy, "higher-order"),
     ("1.1", "a bare Tensor, not a tuple", SoftplusBare, "tuple"),
+    ("1.1", "sigmoid taken as 1 beyond x = 3", SoftplusSaturatesEarly, "values"),
     ("1.2", "missing sum_to", ScaleExpNoSumTo, "shape"),
     ("1.2", "gradients in the wrong order", ScaleExpSwapped, "swapped"),
     ("1.2", "a factor 2 too many", ScaleExpTwice, "factor"),
@@ -287,10 +332,13 @@ WRONG = [
     ("2.2", "sign error (gradient ascent)", _sgd(lambda p, g, lr: p.set_data(p + lr * g)), "sign"),
     ("2.2", "learning rate forgotten", _sgd(lambda p, g, lr: p.set_data(p - g)), "factor"),
     ("2.2", "name rebound, Parameter not updated", _sgd(_rebind), "zero"),
+    ("2.2", "learning rate 0.1 written in", _sgd(_lr_written_in), "factor"),
     ("3.1", "a Python if on a Tensor", LeakyReLUIf, "branch"),
     ("3.1", "alpha on the wrong side", LeakyReLUWrongSide, "values"),
+    ("3.1", "alpha = 0.1 written in", LeakyReLUAlphaWrittenIn, "setting"),
     ("3.2", "missing sum over the broadcast", ScaleNoSum, "shape"),
     ("3.2", "dout ignored", ScaleNoDout, "dout"),
+    ("3.2", "the weight's gradient ignores dout", ScaleWeightNoDout, "dout"),
     ("4.1", "the true derivative of the step", SpikeTrueDerivative, "zero"),
     ("4.1", "square forgotten", SpikeNoSquare, "values"),
     ("4.1", "dout ignored", SpikeNoDout, "dout"),
@@ -301,6 +349,7 @@ WRONG = [
     ("5.1", "factor 2 of dy forgotten", NetHalfDy, "factor"),
     ("5.2", "sum instead of mean", ce_grad_sum, "factor"),
     ("5.2", "sign error", ce_grad_sign, "sign"),
+    ("5.2", "N = 4 written in", ce_grad_four_examples, "factor"),
     ("6.1", "gradient returned unchanged", clip_unchanged, "unchanged"),
     ("6.1", "clipped above only", clip_above_only, "values"),
     ("6.1", "clipped to [0, 1]", clip_to_unit, "values"),
@@ -316,11 +365,14 @@ WRONG = [
     ("9.1", "tangent ignored", SoftplusJvpNoTangent, "tangent"),
     ("9.1", "sign error", SoftplusJvpSign, "sign"),
     ("9.1", "NumPy inside the rule", SoftplusJvpNumpy, "higher-order"),
+    ("9.1", "sigmoid taken as 1 beyond x = 3", SoftplusJvpSaturatesEarly, "values"),
     ("9.2", "gradient times v", hvp_gradient_times_v, "values"),
     ("9.3", "the gradient of the batch's total loss", per_example_summed, "shape"),
+    ("9.3", "a batch of 4 written in", per_example_four, "error"),
     ("10.1", "the textbook 1 - tanh(x)**2", tanh_derivative_textbook, "digits"),
     ("10.1", "2u instead of 4u", tanh_derivative_half, "factor"),
     ("10.1", "sign error", lambda x: -ch10.tanh_derivative(x), "sign"),
+    ("10.1", "u = exp(-2x), without |x|", tanh_derivative_no_abs, "digits"),
     ("10.2", "ULP one bit too big (52 bits)", ulp_error_52_bits, "factor"),
     ("10.2", "the ULP of the computed value", ulp_error_of_computed, "values"),
 ]

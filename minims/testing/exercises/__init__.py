@@ -15,7 +15,10 @@ and a check cell::
   of derivative, at which point, with which ``dout``, expected vs got, and a diagnosis of the slip
   (sign, factor, ``dout`` ignored, results in the wrong order, a missing ``sum_to``, NumPy inside a
   rule, a Python ``if`` in Graph mode ...: see :mod:`.feedback`);
-* **solved** — what was checked.
+* **solved** — what was checked, and what the answer did (measured from the answer itself where
+  the exercise says so: which transforms an HVP nested, how big the compiled graph is);
+* **the checker failed** — an exception the checker raised on its own (see :mod:`.blame`): a bug to
+  report, never counted against the answer.
 
 The references never come from the learner's code or from the minims rule being exercised: SymPy
 (``sympy.diff`` of a formula, through the symbolic interpreter) or central differences
@@ -30,6 +33,7 @@ import pkgutil
 from dataclasses import dataclass
 from typing import Callable
 
+from .blame import from_answer, raised_at
 from .feedback import Quantity, diagnose_error, first_difference, show
 
 __all__ = ["Exercise", "Feedback", "check", "evaluate", "exercises", "Quantity"]
@@ -41,7 +45,9 @@ class Exercise:
     ``run(answer)`` returns the quantities the learner's code computes; ``expect()`` those of the
     reference (computed once, then cached); ``confirm(answer)``, optional, is a last check that
     raises ``AssertionError`` with its own message (``check_grads`` against central differences).
-    ``reference`` names where the expected numbers come from, for the feedback.
+    ``reference`` names where the expected numbers come from, for the feedback.  ``solved`` is the
+    text added when the answer is right: a string, or ``solved(answer)``, which measures what the
+    answer did (a canned text could only say what the model solution does).
     """
 
     id: str
@@ -51,7 +57,7 @@ class Exercise:
     expect: Callable
     reference: str = "SymPy"
     confirm: Callable | None = None
-    solved: str = ""
+    solved: str | Callable = ""
 
     def expected(self) -> list[Quantity]:
         if not hasattr(self, "_expected"):
@@ -61,8 +67,8 @@ class Exercise:
 
 @dataclass
 class Feedback:
-    """The outcome of checking one answer: ``status`` is "unsolved", "wrong" or "solved";
-    ``kind`` names the diagnosis of a wrong answer (see :mod:`.feedback`)."""
+    """The outcome of checking one answer: ``status`` is "unsolved", "wrong", "solved" or
+    "checker failed"; ``kind`` names the diagnosis of a wrong answer (see :mod:`.feedback`)."""
 
     exercise: Exercise
     status: str
@@ -112,14 +118,8 @@ def evaluate(exercise, answer) -> Feedback:
         return Feedback(ex, "unsolved", "", f"{head}: not solved yet. Hint: {ex.hint}")
     try:
         got = ex.run(answer)
-    except Exception as exc:        # the learner's code failed: a stub, or a real mistake
-        if _unsolved(exc):
-            return Feedback(ex, "unsolved", "", f"{head}: not solved yet. Hint: {ex.hint}")
-        kind, advice = diagnose_error(exc)
-        message = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
-        return Feedback(ex, "wrong", kind,
-                        f"{head}: not right yet. Your code raised {type(exc).__name__}: {message}\n"
-                        f"  Diagnosis: {advice}")
+    except Exception as exc:        # the learner's code failed (a stub, a real mistake), or the checker
+        return _raised(ex, head, exc)
     diff = first_difference(ex.expected(), got)
     if diff is not None:
         q = diff.quantity
@@ -129,14 +129,33 @@ def evaluate(exercise, answer) -> Feedback:
                 f"    got      {show(diff.got)}\n"
                 f"  Diagnosis: {diff.diagnosis}")
         return Feedback(ex, "wrong", diff.kind, text)
-    if ex.confirm is not None:
-        try:
+    try:
+        if ex.confirm is not None:
             ex.confirm(answer)
-        except AssertionError as exc:
-            return Feedback(ex, "wrong", "check_grads", f"{head}: not right yet.\n{exc}")
+        extra = ex.solved(answer) if callable(ex.solved) else ex.solved
+    except AssertionError as exc:   # check_grads' verdict
+        return Feedback(ex, "wrong", "check_grads", f"{head}: not right yet.\n{exc}")
+    except Exception as exc:
+        return _raised(ex, head, exc)
     checked = _summary(ex.expected())
-    extra = f" {ex.solved}" if ex.solved else ""
-    return Feedback(ex, "solved", "", f"{head}: solved. {checked}{extra}")
+    return Feedback(ex, "solved", "", f"{head}: solved. {checked}{' ' + extra if extra else ''}")
+
+
+def _raised(ex, head, exc) -> Feedback:
+    """The feedback on an exception: the stub, the answer's mistake, or the checker's own failure."""
+    message = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
+    if _unsolved(exc):
+        return Feedback(ex, "unsolved", "", f"{head}: not solved yet. Hint: {ex.hint}")
+    if not from_answer(exc):
+        return Feedback(ex, "checker failed", "checker",
+                        f"{head}: the checker itself failed, so this says nothing about your answer: "
+                        f"{type(exc).__name__}: {message} ({raised_at(exc)}).\n"
+                        f"  Fix: nothing to change in your code; please report this message to the minims "
+                        f"project, it is a bug in the exercise.")
+    kind, advice = diagnose_error(exc)
+    return Feedback(ex, "wrong", kind,
+                    f"{head}: not right yet. Your code raised {type(exc).__name__}: {message}\n"
+                    f"  Diagnosis: {advice}")
 
 
 def _summary(quantities) -> str:

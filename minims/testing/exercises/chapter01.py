@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from ... import ops
-from .declare import derivative_exercise, points_of
+from .declare import Box, derivative_exercise, drawn, points_of
 from .measure import derived, sensitivity, where
 from .feedback import Quantity
 from . import Exercise
@@ -19,7 +19,10 @@ def softplus(x):
     return ops.log(1 + ops.exp(x))
 
 
-SOFTPLUS_POINTS = [{"x": [-2.0, 0.3, 1.5]}, {"x": [[0.5, -1.0], [2.5, 0.0]]}]
+#: Two readable points, then random ones out to |x| = 10, where sigmoid saturates (a rule right only
+#: near 0 must not pass)
+SOFTPLUS_POINTS = [{"x": [-2.0, 0.3, 1.5]}, {"x": [[0.5, -1.0], [2.5, 0.0]]},
+                   *drawn("softplus", 3, x=Box((4,), -10.0, 10.0))]
 
 SOFTPLUS = derivative_exercise(
     "1.1", "a bprop rule for Softplus",
@@ -34,12 +37,14 @@ SCALE_EXP = derivative_exercise(
     "the rows of x: its gradient must come back with y's shape (see Mul.bprop).",
     build=lambda ScaleExp, point: ScaleExp(),
     formula=lambda x, y: x * ops.exp(y),
-    points=[{"x": [[0.5, -1.0, 2.0], [1.5, 0.25, -0.5]], "y": [0.2, -0.4, 0.1]}],
+    points=[{"x": [[0.5, -1.0, 2.0], [1.5, 0.25, -0.5]], "y": [0.2, -0.4, 0.1]},
+            *drawn("1.2", 3, x=Box((2, 3), -3.0, 3.0), y=Box((3,), -2.0, 2.0))],
     orders=(0, 1, 2), check_grads_order=2)
 
 
 # ----- 1.3: the tiny engine ------------------------------------------------------------------------
-_ENGINE_POINTS = points_of({"x": 0.5, "y": 2.0}, {"x": -1.3, "y": 0.4})
+_ENGINE_POINTS = points_of({"x": 0.5, "y": 2.0}, {"x": -1.3, "y": 0.4},
+                           *drawn("1.3", 3, x=Box((), -2.0, 2.0), y=Box((), -2.0, 2.0)))
 
 
 def _engine_formula(x, y):

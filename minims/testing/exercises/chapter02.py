@@ -10,7 +10,7 @@ import numpy as np
 from ... import nn, ops
 from ...common.tensor import Tensor
 from . import Exercise
-from .declare import derivative_exercise, points_of
+from .declare import Box, derivative_exercise, drawn, points_of
 from .feedback import Quantity
 from .measure import gradient_of, where
 
@@ -19,8 +19,10 @@ _B = [0.1, -0.2]
 
 
 def _parameter_names(Affine):
+    """The names of the trainable Parameters, sorted: a Cell lists them in the order its __init__
+    assigned them (MindSpore too), and either order is right."""
     net = Affine(Tensor(np.array(_W)), Tensor(np.array(_B)))
-    return [p.name for p in net.trainable_params()]
+    return sorted(p.name for p in net.trainable_params())
 
 
 def _affine(Affine, point):
@@ -34,16 +36,20 @@ AFFINE = derivative_exercise(
     "construct uses ops.matmul and ops.tanh.",
     build=_affine,
     formula=lambda x, w, b: ops.tanh(ops.matmul(x, w) + b),
-    points=[{"x": [[1.0, -0.5, 0.25], [0.0, 2.0, -1.0]], "w": _W, "b": _B}],
+    points=[{"x": [[1.0, -0.5, 0.25], [0.0, 2.0, -1.0]], "w": _W, "b": _B},
+            *drawn("2.1", 2, x=Box((2, 3), -2.0, 2.0), w=Box((3, 2), -1.5, 1.5), b=Box((2,), -1.0, 1.0))],
     orders=(0, 1), params=("w", "b"),
-    facts=[("the names of the trainable Parameters", _parameter_names, ["w", "b"])],
+    facts=[("the names of the trainable Parameters (in any order)", _parameter_names, ["b", "w"])],
     solved="ops.grad(net, None, net.trainable_params()) gives the same gradients as SymPy.")
 
 
 # ----- 2.2: one SGD step -----------------------------------------------------------------------------
-_STEP = points_of({"x": [[1.0, -2.0, 0.5], [0.5, 1.0, -1.0]], "weight": [[0.5, -0.25, 1.0], [1.5, 0.5, -0.5]],
-                   "bias": [0.25, -0.75]})[0]
-_LR = 0.1
+#: (x, the Dense layer's weight and bias, the learning rate): one readable step, then random ones
+# with random learning rates (an update that hard-codes lr = 0.1 must not pass)
+_STEPS = points_of({"x": [[1.0, -2.0, 0.5], [0.5, 1.0, -1.0]], "weight": [[0.5, -0.25, 1.0], [1.5, 0.5, -0.5]],
+                    "bias": [0.25, -0.75], "lr": 0.1},
+                   *drawn("2.2", 2, x=Box((2, 3), -2.0, 2.0), weight=Box((2, 3), -1.5, 1.5),
+                          bias=Box((2,), -1.0, 1.0), lr=Box((), 0.01, 0.3)))
 
 
 def _loss(x, weight, bias):
@@ -51,18 +57,30 @@ def _loss(x, weight, bias):
     return ops.sum((ops.matmul(x, weight.T) + bias) ** 2)
 
 
+def _at(step) -> str:
+    return where({"x": step["x"], "lr": step["lr"]})
+
+
 def _sgd_run(sgd_step):
-    net = nn.Dense(3, 2, weight_init=Tensor(_STEP["weight"]), bias_init=Tensor(_STEP["bias"]))
-    before = {p.name: p.asnumpy().copy() for p in net.trainable_params()}
-    sgd_step(net, Tensor(_STEP["x"]), _LR)
-    at = where({"x": _STEP["x"]})
-    return [Quantity(f"the change of Parameter {p.name} after one step", "", 0, at,
-                     p.asnumpy().astype(np.float64) - before[p.name]) for p in net.trainable_params()]
+    found = []
+    for step in _STEPS:
+        net = nn.Dense(3, 2, weight_init=Tensor(step["weight"]), bias_init=Tensor(step["bias"]))
+        params = net.trainable_params()
+        # names and values before the step, the Parameters themselves kept: the learner's code may
+        # wrap net in another Cell (TrainOneStepCell), which prefixes their names ('n.weight')
+        names = [p.name for p in params]
+        before = [p.asnumpy().astype(np.float64) for p in params]
+        sgd_step(net, Tensor(step["x"]), float(step["lr"]))
+        found += [Quantity(f"the change of Parameter {name} after one step", "", 0, _at(step),
+                           p.asnumpy().astype(np.float64) - old) for name, p, old in zip(names, params, before)]
+    return found
 
 
 def _sgd_expect():
-    return [Quantity(f"the change of Parameter {name} after one step", "", 0, where({"x": _STEP["x"]}),
-                     -_LR * gradient_of(_loss, _STEP, name)) for name in ("weight", "bias")]
+    point = ("x", "weight", "bias")
+    return [Quantity(f"the change of Parameter {name} after one step", "", 0, _at(step),
+                     -step["lr"] * gradient_of(_loss, {n: step[n] for n in point}, name))
+            for step in _STEPS for name in ("weight", "bias")]
 
 
 SGD_STEP = Exercise(
@@ -70,6 +88,6 @@ SGD_STEP = Exercise(
     "ops.grad with grad_position=None and weights=... gives one gradient per Parameter; "
     "a Parameter changes in place with set_data (or ops.assign).",
     run=_sgd_run, expect=_sgd_expect,
-    solved="Each Parameter moved by -lr times its SymPy gradient.")
+    solved="Each Parameter moved by -lr times its SymPy gradient, for every learning rate.")
 
 EXERCISES = (AFFINE, SGD_STEP)

@@ -1,24 +1,35 @@
 """Exercises of chapter 03 (custom layers).
 
-3.1  a ``LeakyReLU(alpha)`` Cell built from existing ops (no bprop: autodiff derives it);
+3.1  a ``LeakyReLU(alpha)`` Cell built from existing ops (no bprop: autodiff derives it), built with
+     several values of alpha (a layer that hard-codes one must not pass);
 3.2  a Cell ``Scale`` with a custom bprop that also returns its Parameter's gradient
      (``internal_params``), the Parameter broadcast over the input.
 """
 from __future__ import annotations
 
+import numpy as np
 import sympy
 
-from .declare import cell_of, derivative_exercise
+from .declare import Box, cell_of, derivative_exercise, drawn
 from .measure import elementwise
+
+
+def _leaky_relu(x, alpha):
+    """x where x > 0, alpha x elsewhere, for SymPy (alpha is a symbol of the point, like x)."""
+    a = np.asarray(alpha, dtype=object)[()]
+    return elementwise(lambda s: sympy.Piecewise((s, s > 0), (a * s, True)))(x)
+
 
 LEAKY_RELU = derivative_exercise(
     "3.1", "a LeakyReLU layer from existing ops",
     "a Python `if` cannot decide for a whole Tensor at once; Threshold shows the op that "
     "chooses element by element.",
-    build=lambda LeakyReLU, point: LeakyReLU(0.1),
-    formula=elementwise(lambda s: sympy.Piecewise((s, s > 0), (s / 10, True))),
+    build=lambda LeakyReLU, point: LeakyReLU(float(point["alpha"])),
+    formula=_leaky_relu,
     symbolic=False,
-    points=[{"x": [-2.0, -0.5, 0.25, 3.0]}, {"x": [[1.5, -1.0], [-0.1, 0.7]]}],
+    points=[{"x": [-2.0, -0.5, 0.25, 3.0], "alpha": 0.1}, {"x": [[1.5, -1.0], [-0.1, 0.7]], "alpha": 0.1},
+            *drawn("3.1", 3, x=Box((5,), -3.0, 3.0, away=(0.0,)), alpha=Box((), 0.02, 0.9))],
+    settings=("alpha",),
     orders=(0, 1, 2))
 
 
@@ -28,7 +39,7 @@ SCALE = derivative_exercise(
     "and a dict {Parameter: gradient}. w has shape [1] but was used against x of shape [3].",
     build=cell_of("w"),
     formula=lambda x, w: w * x,
-    points=[{"x": [0.5, -1.0, 2.0], "w": [1.5]}],
+    points=[{"x": [0.5, -1.0, 2.0], "w": [1.5]}, *drawn("3.2", 3, x=Box((3,), -2.0, 2.0), w=Box((1,), -2.0, 2.0))],
     orders=(0, 1), params=("w",),
     solved="Both the input's and the Parameter's gradients match SymPy.")
 

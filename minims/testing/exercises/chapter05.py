@@ -11,7 +11,7 @@ import sympy
 from ...common.tensor import Tensor
 from ... import dtype as mstype
 from . import Exercise
-from .declare import derivative_exercise, points_of
+from .declare import Box, derivative_exercise, drawn, random_source
 from .feedback import Quantity
 from .measure import array_of, diff, numbers, symbols_of, values_of, where
 
@@ -21,26 +21,49 @@ TRUE_BPROP = derivative_exercise(
     "construct's inputs.",
     build=lambda Net, point: Net(),
     formula=lambda x, y: x * y * y,
-    points=[{"x": [0.5, -1.5], "y": [3.0, 0.25]}, {"x": 1.0, "y": 2.0}],
+    points=[{"x": [0.5, -1.5], "y": [3.0, 0.25]}, {"x": 1.0, "y": 2.0},
+            *drawn("5.1", 2, x=Box((3,), -2.0, 2.0), y=Box((3,), -2.0, 2.0))],
     orders=(0, 1))
 
 
-_CE = points_of({"logits": [[1.0, -0.5, 0.25], [0.0, 2.0, -1.0], [0.5, 0.5, 1.5], [-2.0, 0.0, 1.0]]})[0]
-_LABELS = np.array([0, 1, 2, 1])
+# ----- 5.2: the cross-entropy's gradient ---------------------------------------------------------------
+def _batches():
+    """(logits, labels): the page's batch of 4 examples and 3 classes, then random ones of other
+    sizes (an answer that hard-codes N = 4 or 3 classes must not pass)."""
+    rng = random_source("5.2")
+    found = [(np.array([[1.0, -0.5, 0.25], [0.0, 2.0, -1.0], [0.5, 0.5, 1.5], [-2.0, 0.0, 1.0]]),
+              np.array([0, 1, 2, 1]))]
+    for n, classes in ((2, 5), (6, 2), (3, 4)):
+        found.append((Box((n, classes), -3.0, 3.0).draw(rng), rng.integers(0, classes, n)))
+    return found
+
+
+_BATCHES = _batches()
+
+
+def _at(logits, labels) -> str:
+    return where({"logits": logits, "labels": labels})
 
 
 def _ce_run(ce_grad):
-    got = ce_grad(Tensor(_CE["logits"]), Tensor(_LABELS.astype(np.int32), mstype.int32))
-    return [Quantity("gradient", "logits", 1, where(_CE), array_of(got))]
+    found = []
+    for logits, labels in _BATCHES:
+        got = ce_grad(Tensor(logits), Tensor(labels.astype(np.int32), mstype.int32))
+        found.append(Quantity("gradient", "logits", 1, _at(logits, labels), array_of(got)))
+    return found
 
 
 def _ce_expect():
-    syms = symbols_of(_CE)
-    z = syms["logits"]
-    n = z.shape[0]
-    loss = sympy.Add(*[sympy.log(sympy.Add(*[sympy.exp(e) for e in z[i]])) - z[i, _LABELS[i]]
-                       for i in range(n)]) / n
-    return [Quantity("gradient", "logits", 1, where(_CE), numbers(diff(loss, z), values_of(_CE, syms)))]
+    found = []
+    for logits, labels in _BATCHES:
+        point = {"logits": logits}
+        z = symbols_of(point)["logits"]
+        n = z.shape[0]
+        loss = sympy.Add(*[sympy.log(sympy.Add(*[sympy.exp(e) for e in z[i]])) - z[i, labels[i]]
+                           for i in range(n)]) / n
+        found.append(Quantity("gradient", "logits", 1, _at(logits, labels),
+                              numbers(diff(loss, z), values_of(point, {"logits": z}))))
+    return found
 
 
 CE_GRAD = Exercise(

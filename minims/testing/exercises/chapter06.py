@@ -12,13 +12,14 @@ from ... import nn, ops
 from ...common.tensor import Tensor
 from ...interpreters.symbolic import symbols_like
 from . import Exercise
-from .declare import points_of
+from .declare import Box, drawn, points_of
 from .feedback import Quantity
 from .measure import derived, diff, dot, measured, numbers, sensitivity, symbols_of, values_of, where
 
 # ----- 6.1: clipping with HookBackward -----------------------------------------------------------------
 _W = np.array([-2.0, 0.25, 2.0, 2.0])            # f(x) = sum(dout * W * hook(x * x))
-_CLIP_POINTS = points_of({"x": [0.5, -1.0, 1.5, 2.0]}, {"x": [-0.75, 0.5, 2.5, -1.25]})
+_CLIP_POINTS = points_of({"x": [0.5, -1.0, 1.5, 2.0]}, {"x": [-0.75, 0.5, 2.5, -1.25]},
+                         *drawn("6.1", 2, x=Box((4,), -2.5, 2.5)))
 
 
 def _clip_run(clip_hook):
@@ -67,7 +68,8 @@ class _Net(nn.Cell):
         return self.act(3 * x)
 
 
-_HALF_POINTS = points_of({"x": [0.2, -0.5, 1.0]}, {"x": [[0.1, 0.3], [-0.2, 0.6]]})
+_HALF_POINTS = points_of({"x": [0.2, -0.5, 1.0]}, {"x": [[0.1, 0.3], [-0.2, 0.6]]},
+                         *drawn("6.2", 2, x=Box((3,), -1.0, 1.0)))
 
 
 def _half_run(halve):

@@ -5,10 +5,13 @@
 """
 from __future__ import annotations
 
+from collections import Counter
+
 import sympy
 
+from ...common.tensor import Tensor
 from ...graph.jit import jit
-from .declare import derivative_exercise
+from .declare import Box, derivative_exercise, drawn, points_of
 from .measure import elementwise
 
 SOFT_THRESHOLD = derivative_exercise(
@@ -18,9 +21,26 @@ SOFT_THRESHOLD = derivative_exercise(
     build=lambda soft_threshold, point: jit(soft_threshold),
     formula=elementwise(lambda s: sympy.Piecewise((s - 1, s > 1), (s + 1, s < -1), (0, True))),
     symbolic=False,
-    points=[{"x": [-2.5, -0.5, 0.75, 1.5]}, {"x": [[3.0, -1.25], [0.0, 1.01]]}],
+    points=[{"x": [-2.5, -0.5, 0.75, 1.5]}, {"x": [[3.0, -1.25], [0.0, 1.01]]},
+            *drawn("7.1", 3, x=Box((5,), -3.0, 3.0, away=(-1.0, 1.0)))],
     orders=(0, 1, 2),
     solved="jit compiled it, and its values and derivatives match SymPy's Piecewise.")
+
+
+#: a = 9 is the hardest point the hint promises; the others are random in [0.25, 9]
+_SQRT_POINTS = points_of({"a": [0.25, 2.0, 9.0]}, *drawn("7.2", 2, a=Box((4,), 0.25, 9.0)))
+
+
+def _compiled_graph(newton_sqrt) -> str:
+    """What jit made of the answer, measured from its graph: how many equations, of which primitives."""
+    graph = jit(newton_sqrt).graph(Tensor(_SQRT_POINTS[0]["a"]))
+    counts = Counter(eq.prim.name for eq in graph.equations)
+    made = ", ".join(f"{n} {name}" for name, n in sorted(counts.items()))
+    size = graph.num_equations
+    return (f"jit compiled your function into one graph of {size} equation{'s' if size != 1 else ''} "
+            f"({made}), and its value and its first and second derivatives agree with those of sqrt(a) "
+            "at every point.")
+
 
 NEWTON_SQRT = derivative_exercise(
     "7.2", "Newton's square root, compiled by jit",
@@ -29,8 +49,8 @@ NEWTON_SQRT = derivative_exercise(
     build=lambda newton_sqrt, point: jit(newton_sqrt),
     formula=elementwise(sympy.sqrt),
     symbolic=False,
-    points=[{"a": [0.25, 2.0, 9.0]}],
+    points=_SQRT_POINTS,
     orders=(0, 1, 2),
-    solved="The unrolled iteration converges, and so do its first and second derivatives.")
+    solved=_compiled_graph)
 
 EXERCISES = (SOFT_THRESHOLD, NEWTON_SQRT)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from ... import dtype as mstype
 from ...common.tensor import Tensor
-from .declare import cell_of, derivative_exercise
+from .declare import Box, cell_of, derivative_exercise, drawn
 from ... import ops
 
 
@@ -17,7 +17,8 @@ INTERNAL_PARAMS = derivative_exercise(
     "returns then.",
     build=cell_of("w"),
     formula=lambda x, w: x * w,
-    points=[{"x": [1.0, -2.0, 0.5], "w": [0.5, 1.5, -1.0]}],
+    points=[{"x": [1.0, -2.0, 0.5], "w": [0.5, 1.5, -1.0]},
+            *drawn("8.1", 2, x=Box((3,), -2.0, 2.0), w=Box((3,), -2.0, 2.0))],
     orders=(0, 1), params=("w",))
 
 
@@ -32,7 +33,9 @@ DTYPES = derivative_exercise(
     "float32?",
     build=lambda predict, point: (lambda x, w: predict(x.astype(mstype.float32), w)),
     formula=lambda x, w: ops.matmul(x, w),
-    points=[{"x": [[1.0, 2.0], [3.0, -1.0]], "w": [[0.5, -1.0], [2.0, 0.25]]}],
+    # multiples of 1/4: float32 computes these products exactly, so only a wrong answer can differ
+    points=[{"x": [[1.0, 2.0], [3.0, -1.0]], "w": [[0.5, -1.0], [2.0, 0.25]]},
+            *drawn("8.2", 2, x=Box((3, 2), -3.0, 3.0, step=0.25), w=Box((2, 2), -2.0, 2.0, step=0.25))],
     orders=(0, 1),
     facts=[("the dtype of predict(float32 x, float64 w)", _predict_dtype, "Float32")])
 

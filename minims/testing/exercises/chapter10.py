@@ -13,23 +13,32 @@ from ...common.tensor import Tensor
 from ..accuracy.bounds import DEFAULT_BOUND
 from ..accuracy.reference import Reference, evaluate as reference_values
 from . import Exercise
+from .declare import Box, drawn, random_source
 from .feedback import Quantity
 from .measure import array_of, where
 
 # ----- 10.1: tanh' that survives saturation ------------------------------------------------------------
-_TANH_POINTS = np.array([-20.0, -3.0, 0.5, 10.0, 20.0])
+#: the chapter's five points, then random ones near 0 and far out, to |x| = 300 (where exp(2|x|)
+#: is 1e260: a formula that forms it, such as 4u/(1+u)**2 with u = exp(-2x) for x < 0, overflows)
+_TANH_POINTS = [np.array([-20.0, -3.0, 0.5, 10.0, 20.0]),
+                *(p["x"] for p in drawn("10.1", 1, x=Box((5,), -6.0, 6.0))),
+                *(p["x"] for p in drawn("10.1 far", 2, x=Box((4,), -300.0, 300.0)))]
 _DERIVATIVE = "the value of tanh'(x)"
 
 
 def _tanh_run(tanh_derivative):
-    got = tanh_derivative(Tensor(_TANH_POINTS))
-    return [Quantity(_DERIVATIVE, "", 0, where({"x": _TANH_POINTS}), array_of(got))]
+    return [Quantity(_DERIVATIVE, "", 0, where({"x": x}), array_of(tanh_derivative(Tensor(x))))
+            for x in _TANH_POINTS]
 
 
 def _tanh_expect():
     s = sympy.Symbol("x", real=True)
-    truth = reference_values(Reference(sympy.diff(sympy.tanh(s), s), (s,)), [_TANH_POINTS])
-    return [Quantity(_DERIVATIVE, "", 0, where({"x": _TANH_POINTS}), truth.hi, ulps=DEFAULT_BOUND, lo=truth.lo)]
+    reference = Reference(sympy.diff(sympy.tanh(s), s), (s,))
+    found = []
+    for x in _TANH_POINTS:
+        truth = reference_values(reference, [x])
+        found.append(Quantity(_DERIVATIVE, "", 0, where({"x": x}), truth.hi, ulps=DEFAULT_BOUND, lo=truth.lo))
+    return found
 
 
 TANH_DERIVATIVE = Exercise(
@@ -43,13 +52,24 @@ TANH_DERIVATIVE = Exercise(
 
 # ----- 10.2: an error in ULP ---------------------------------------------------------------------------
 def _cases():
-    """(computed float64, true value as an mpmath number, how to write them) for exercise 10.2."""
+    """(computed float64, true value as an mpmath number, how to write them) for exercise 10.2: the
+    chapter's five, then random true values of either sign over 2**-60 .. 2**60, each with a float64
+    a few ULP away (their mantissa stays clear of a power of 2, where float(t) may round into the
+    next binade)."""
     with mpmath.workdps(50):
-        return [(1.0 + 2.0 ** -52, mpmath.mpf(1), "(1 + 2**-52, 1)"),
-                (1.0 - 2.0 ** -53, mpmath.mpf(1), "(1 - 2**-53, 1)"),
-                (-1.0 + 2.0 ** -53, mpmath.mpf(-1), "(-1 + 2**-53, -1)"),
-                (0.1, mpmath.mpf(1) / 10, "(0.1, 1/10)"),
-                (0.0, mpmath.sech(20) ** 2, "(0.0, sech(20)**2)")]
+        cases = [(1.0 + 2.0 ** -52, mpmath.mpf(1), "(1 + 2**-52, 1)"),
+                 (1.0 - 2.0 ** -53, mpmath.mpf(1), "(1 - 2**-53, 1)"),
+                 (-1.0 + 2.0 ** -53, mpmath.mpf(-1), "(-1 + 2**-53, -1)"),
+                 (0.1, mpmath.mpf(1) / 10, "(0.1, 1/10)"),
+                 (0.0, mpmath.sech(20) ** 2, "(0.0, sech(20)**2)")]
+        rng = random_source("10.2")
+        for _ in range(3):
+            digits = "".join(str(d) for d in rng.integers(0, 10, 48))
+            mantissa = mpmath.mpf("1.001") + mpmath.mpf("0.998") * mpmath.mpf("0." + digits)
+            t = mpmath.ldexp(mantissa, int(rng.integers(-60, 61))) * int(rng.choice([-1, 1]))
+            c = float(t) + int(rng.integers(-5, 6)) * float(np.spacing(abs(float(t))))
+            cases.append((c, t, f"({c!r}, {mpmath.nstr(t, 20)})"))
+        return cases
 
 
 _CASES_TEXT = "(c, t) = " + ", ".join(text for _, _, text in _cases())

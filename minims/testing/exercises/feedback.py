@@ -14,6 +14,7 @@ numbers alone:
 ``swapped``             got = the expected value of another input (gradients in the wrong order)
 ``dout`` / ``tangent``  got = the value with a sensitivity (tangent) of ones: ``dout`` ignored
 ``unchanged``           got = the gradient a hook should have changed
+``setting``             got = the value for another setting (alpha): the answer ignores its argument
 ``factor``              got = c * expected for one constant c (a forgotten 2, 1/N, learning rate)
 ``zero``                got = 0 where the reference is not (a cut gradient, a Parameter not updated)
 ``higher-order``        order 1 right, order >= 2 wrong: the rule is not itself differentiable
@@ -33,21 +34,23 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-__all__ = ["Quantity", "Difference", "first_difference", "diagnose_error", "ulp_distance", "RTOL", "ATOL",
-           "show"]
+__all__ = ["Quantity", "Difference", "AnswerError", "first_difference", "diagnose_error", "ulp_distance",
+           "RTOL", "ATOL", "show"]
 
 #: Tolerances of the comparison: the exercises compute in float64, the references with 30 digits.
 RTOL, ATOL = 1e-6, 1e-9
 
 
 def show(value) -> str:
-    """A value as the feedback prints it: arrays with 4 decimals on one line."""
+    """A value as the feedback prints it: arrays with 4 decimals on one line, or with 4 significant
+    digits when an entry that is not 0 would print as 0 (tanh'(300) is 1.4e-260, not 0)."""
     if value is None:
         return "None"
     if isinstance(value, np.ndarray) and value.dtype != object:
         value = np.where(value == 0, 0.0, value)           # no "-0." in the feedback
-        return np.array2string(value, precision=4, suppress_small=True, separator=", ",
-                               max_line_width=10_000).replace("\n", "")
+        tiny = value.dtype.kind == "f" and bool(np.any((value != 0) & (np.abs(value) < 5e-5)))
+        return np.array2string(value, precision=4, suppress_small=not tiny, separator=", ",
+                               floatmode="maxprec", max_line_width=10_000).replace("\n", "")
     return repr(value) if isinstance(value, str) else str(value)
 
 
@@ -58,7 +61,8 @@ class Quantity:
     ``kind`` says what it is ("value", "gradient", "tangent", or a free text such as "the
     Parameter names"); ``of`` which input or Parameter; ``order`` the order of the derivative
     (0 for a value); ``at`` the point, as text.  ``sens`` is the sensitivity (``dout``) or tangent
-    used, and ``alternatives`` maps the name of a typical slip to the value that slip gives.
+    used, and ``alternatives`` maps the name of a typical slip to the value that slip gives (the name
+    may carry a detail for the diagnosis after a colon: ``"setting:alpha = 0.1"``).
     """
 
     kind: str
@@ -134,22 +138,30 @@ def _same(expected: Quantity, got) -> bool:
 
 def _lost_digits(q: Quantity, arr, exp):
     """(kind, text) when a value checked in ULP is right to a few digits (or 0 where the truth is tiny)
-    wherever it is too far off: digits lost to cancellation, not a wrong formula.  None otherwise."""
+    wherever it is too far off: digits lost to cancellation or overflow, not a wrong formula.  None
+    otherwise."""
     ulps = ulp_distance(q, arr)
     bad = ulps > q.ulps
     if not bad.any() or np.all(arr == 0):
         return None
     rel = np.abs(arr - exp) / np.maximum(np.abs(exp), np.finfo(np.float64).tiny)
-    if not np.all((rel[bad] <= RTOL) | (arr[bad] == 0)):
+    vanished = (arr == 0) & (np.abs(exp) < np.finfo(np.float64).eps)
+    if not np.all((rel[bad] <= RTOL) | vanished[bad]):
         return None
     worst = tuple(int(i) for i in np.unravel_index(np.argmax(ulps), ulps.shape))
     where = f" at index {list(worst)}" if worst else ""
+    lost = (f"{int(bad.sum())} of {bad.size} entries are more than {q.ulps:g} ULP off, the worst{where} by "
+            f"2**{np.log2(ulps[worst]):.0f} ULP (expected {exp[worst]:.6g}, got {arr[worst]:.6g})")
+    if np.all(vanished[bad]):       # nothing left at all: a cancellation, or an intermediate overflowed
+        return "digits", (
+            f"the formula is right, but it gives 0 where the truth is tiny: {lost}. Either it subtracts two "
+            "nearly equal rounded numbers (like 1 - tanh(x)**2 once tanh(x) rounds to 1), or an intermediate "
+            "overflows to inf and a division by it gives 0 (exp of a large positive number, squared). "
+            "Rewrite it from the input so that nothing cancels and nothing overflows.")
     return "digits", (
-        f"the formula is right, but digits are lost: {int(bad.sum())} of {bad.size} entries are more than "
-        f"{q.ulps:g} ULP off, the worst{where} by 2**{np.log2(ulps[worst]):.0f} ULP (expected "
-        f"{exp[worst]:.6g}, got {arr[worst]:.6g}). The formula subtracts two nearly equal rounded numbers "
-        "(like 1 - tanh(x)**2 once tanh(x) rounds to 1): only their rounding error is left. Rewrite it "
-        "so that nothing cancels, from the input.")
+        f"the formula is right, but digits are lost: {lost}. The formula subtracts two nearly equal rounded "
+        "numbers (like 1 - tanh(x)**2 once tanh(x) rounds to 1): only their rounding error is left. Rewrite "
+        "it so that nothing cancels, from the input.")
 
 
 _SLIPS = {
@@ -159,6 +171,9 @@ _SLIPS = {
                            "tangent. A forward rule multiplies its local derivative by the tangent."),
     "unchanged": ("unchanged", "this is the gradient without your change: the hook returned None or the "
                                "gradient it received. Return the changed gradient, as a tuple (g,)."),
+    "setting": ("setting", "this is what {detail} gives (the first point's setting): the answer ignores the "
+                           "value it was built with. Keep the argument (self.alpha = alpha) and use it, rather "
+                           "than a number written into the code."),
 }
 
 
@@ -196,7 +211,9 @@ def _diagnose(q: Quantity, got, expected_list, got_map):
                                f"wrong order (return them in the order of the inputs).")
     for name, value in q.alternatives.items():
         if _close(arr, _array(value)):
-            return _SLIPS[name]
+            slip, _, detail = name.partition(":")      # "setting:alpha = 0.1": the slip and its detail
+            kind, text = _SLIPS[slip]
+            return kind, text.format(detail=detail)
     if q.order >= 2:
         lower = [o for o in expected_list if o.kind == q.kind and o.order < q.order and o.kind != "value"]
         if lower and all(_same(o, got_map.get(o.key)) for o in lower):
@@ -235,7 +252,14 @@ def first_difference(expected: list[Quantity], got: list[Quantity]) -> Differenc
 
 
 # ----- errors --------------------------------------------------------------------------------------
+class AnswerError(TypeError):
+    """What the learner's code returned cannot be used (a string where a Tensor was expected ...):
+    raised by the checker on the answer's behalf, so that the feedback blames the answer."""
+
+
 _ERRORS = (     # (name of the exception class or None, regex on the message, kind, diagnosis)
+    ("AnswerError", None, "returned",
+     "return what the exercise asks for: a Tensor (or a number), as the message says."),
     ("StaticGraphError", None, "graph",
      "Graph mode cannot branch on a Tensor's value: the function must not use Python if/while/"
      "float()/.asnumpy() on a Tensor. Use ops.select(cond, a, b), or a loop over a Python int."),

@@ -20,19 +20,22 @@ import sympy
 from ... import ops
 from ...common.tensor import Tensor
 from ...interpreters.symbolic import symbolic_call, symbols_like
-from .feedback import Quantity, show
+from .feedback import AnswerError, Quantity, show
 
 __all__ = ["array_of", "gradient_of", "elementwise", "measured", "derived", "sensitivity", "where", "symbols_of", "values_of", "run_formula", "diff",
            "dot", "numbers"]
 
-#: Sensitivities (dout) and tangents are drawn from these: readable, never 0 or 1 everywhere
-# (no 2, 1/2 or -1: a slip by such a factor must not look like "dout ignored")
-_LEVELS = np.array([-1.5, -1.25, -0.75, 0.75, 1.25, 1.5])
+#: Sensitivities (dout) and tangents are drawn from these magnitudes, with a random sign: two decimals
+# (the feedback prints them exactly), about 190 values, so that a rule that ignores dout, or weighs it
+# wrongly, cannot agree with the reference by a coincidence of a few levels (Σx = Σ x·dout); never 1
+# (that would be "dout ignored") nor 1/2 (a slip by a factor 2 must not look like "dout ignored").
+_MAGNITUDES = np.array([m for m in range(55, 151) if m != 100]) / 100
 
 
 def sensitivity(shape, seed) -> np.ndarray:
-    """A fixed, readable dout (or tangent) of the given shape."""
-    return np.random.default_rng(seed).choice(_LEVELS, size=shape)
+    """A fixed (seeded), random dout (or tangent) of the given shape."""
+    rng = np.random.default_rng(seed)
+    return rng.choice(_MAGNITUDES, size=shape) * rng.choice([-1.0, 1.0], size=shape)
 
 
 def where(point: dict) -> str:
@@ -47,9 +50,14 @@ def elementwise(scalar_formula):
 
 
 def _as64(out) -> np.ndarray:
+    """A result of the learner's code as a float64 array; what is not numbers is the answer's fault."""
     if isinstance(out, Tensor):
         return np.asarray(out.asnumpy(), dtype=np.float64)
-    return np.asarray(out, dtype=np.float64)
+    try:
+        return np.asarray(out, dtype=np.float64)
+    except (TypeError, ValueError) as exc:
+        raise AnswerError(f"expected a Tensor or a number, but the answer gave {type(out).__name__} "
+                          f"{show(out)[:80]} ({exc}).") from None
 
 
 def array_of(result):
@@ -67,17 +75,19 @@ def _jvp_along(fn, tangent):
     return lambda x: ops.jvp(fn, (x,), (v,))[1]
 
 
-def measured(fn, point: dict, orders=(0, 1), wrt=None, mode="rev", seed=0, params=None) -> list[Quantity]:
+def measured(fn, point: dict, orders=(0, 1), wrt=None, mode="rev", seed=0, params=None,
+             at=None) -> list[Quantity]:
     """What minims computes for ``fn`` at ``point``: the value and the derivatives of each order.
 
     ``wrt``: the names of the inputs to differentiate (default: all).  ``params``: a dict
     ``{name: Parameter}`` whose gradients (order 1) are measured too.  In forward mode ``fn`` has
-    one input and the tangent is the same fixed ``v`` at every order.
+    one input and the tangent is the same fixed ``v`` at every order.  ``at``: the point as the
+    feedback names it (default: ``where(point)``; an exercise adds its Parameters' values).
     """
     names = list(point)
     wrt = names if wrt is None else list(wrt)
     args = [Tensor(np.asarray(point[n], dtype=np.float64)) for n in names]
-    at = where(point)
+    at = where(point) if at is None else at
     out_shape = np.shape(_as64(fn(*args)))
     found = []
     if 0 in orders:
@@ -156,21 +166,23 @@ def gradient_of(formula, point: dict, wrt: str, symbolic=True) -> np.ndarray:
 
 
 def derived(formula, point: dict, orders=(0, 1), wrt=None, mode="rev", seed=0, params=(),
-            symbolic=True, value_formula=None) -> list[Quantity]:
+            symbolic=True, value_formula=None, settings=(), at=None) -> list[Quantity]:
     """The same quantities as :func:`measured`, from ``formula`` with SymPy.
 
-    ``formula`` takes the point's values in order (inputs, then the Parameters named in ``params``):
-    minims ops run on symbols (``symbolic=True``) or plain functions of SymPy object arrays.
-    ``value_formula`` (same conventions) gives the value when it differs from the function whose
-    derivative is expected (a surrogate gradient).  ``params`` are reported as gradients of order 1,
-    after the inputs, as ``measured`` reports them.
+    ``formula`` takes the point's values in order (inputs, then the Parameters named in ``params``
+    and the settings named in ``settings``): minims ops run on symbols (``symbolic=True``) or plain
+    functions of SymPy object arrays.  ``value_formula`` (same conventions) gives the value when it
+    differs from the function whose derivative is expected (a surrogate gradient).  ``params`` are
+    reported as gradients of order 1, after the inputs, as ``measured`` reports them; ``settings``
+    (a layer's constant, such as LeakyReLU's alpha) are not differentiated.  ``at`` as in
+    :func:`measured`.
     """
     names = list(point)
-    inputs = [n for n in names if n not in params]
+    inputs = [n for n in names if n not in params and n not in settings]
     wrt = inputs if wrt is None else list(wrt)
     syms = symbols_of(point)
     subs = values_of(point, syms)
-    at = where({n: point[n] for n in inputs})
+    at = where({n: point[n] for n in inputs}) if at is None else at
     out = run_formula(formula, [syms[n] for n in names], symbolic)
     found = []
     if 0 in orders:
