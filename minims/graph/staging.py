@@ -30,7 +30,7 @@ import numpy as np
 
 from .. import dtype as mstype
 from ..interpreters import stack
-from ..interpreters.stack import MinimsError, Trace, Tracer, pop_trace, push_trace
+from ..interpreters.stack import MinimsError, Trace, Tracer, explained, pop_trace, push_trace
 from ..common.tensor import Tensor
 from .ir import Equation, Graph, Literal, Var
 
@@ -228,7 +228,7 @@ class StagingTrace(Trace):
             raise
         except (ValueError, TypeError, IndexError, ZeroDivisionError, OverflowError,
                 np.exceptions.AxisError) as exc:
-            raise prim.explain_failure(exc, args) from None
+            raise explained(prim, exc, args) from None
         if isinstance(out, tuple):
             return tuple(np.asarray(o) for o in out)
         return np.asarray(out)
