@@ -81,3 +81,46 @@ def test_printing_an_error_leaves_its_traceback_whole(capsys):
     assert "frames inside minims are hidden" in printed and "stack.py" not in printed
     assert _frames(error.__traceback__) == before
     assert not getattr(error, "__notes__", None)
+
+
+# ----- item 22: set_context refuses a keyword nobody knows -------------------------------------------
+@pytest.mark.parametrize("key, closest", [("devcie_target", "device_target"), ("check_nans", "check_nan")])
+def test_set_context_refuses_an_unknown_keyword_and_suggests_the_closest(key, closest):
+    """Item 22: ``set_context(devcie_target="CPU")`` or ``check_nans=True`` was silently stored.
+    MindSpore 2.10 (oracle): ``ValueError: For 'context.set_context', the keyword argument
+    devcie_target is not recognized!`` (the same for check_nans).  minims names the closest known
+    keyword, and a call with a typo sets nothing, not even its valid keywords."""
+    mode = ms.get_context("mode")
+    with pytest.raises(ValueError, match=rf"'{key}' is not recognized.*Did you mean '{closest}'\?"):
+        ms.set_context(mode=1 - mode, **{key: True})
+    assert ms.get_context("mode") == mode
+    with pytest.raises(ValueError, match="unknown option"):
+        ms.get_context(key)
+    # keywords MindSpore 2.10 accepts (oracle: no "not recognized") still pass, without effect
+    ms.set_context(jit_config={"jit_level": "O0"}, max_call_depth=10000, save_graphs=False,
+                   deterministic="OFF", pynative_synchronize=False, device_target="CPU", mode=mode)
+
+
+# ----- item 23 (e): load_param_into_net refuses an integer its Parameter cannot hold ------------------
+def test_load_param_into_net_refuses_an_integer_the_parameter_cannot_hold():
+    """Item 23 (e): an Int64 entry 5e9 loaded into an Int32 Parameter was wrapped around; the README
+    promises refusal of integers outside their dtype (as ``Tensor(300, int8)``).  MindSpore 2.10
+    (oracle) loads 705032704 (= 5e9 mod 2**32) without a word; strict_load=True is its RuntimeError.
+    minims raises IntegerOutOfRange (RuntimeError, OverflowError) and changes no Parameter."""
+    class Counter(ms.nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.steps = ms.Parameter(Tensor(np.array([1, 2], np.int32)), name="steps")
+
+        def construct(self, x):
+            return x
+
+    net = Counter()
+    entry = ms.Parameter(Tensor(np.array([5_000_000_000, 7], np.int64)), name="steps")
+    with pytest.raises(RuntimeError, match=r"parameter_dict\['steps'\]: the integer 5000000000 does not fit "
+                                           r"Int32 \(-2147483648\.\.2147483647\).*705032704.*Fix") as info:
+        ms.load_param_into_net(net, {"steps": entry})
+    assert isinstance(info.value, OverflowError)
+    assert net.steps.asnumpy().tolist() == [1, 2]
+    ms.load_param_into_net(net, {"steps": ms.Parameter(Tensor(np.array([5, 7], np.int64)), name="steps")})
+    assert net.steps.asnumpy().tolist() == [5, 7] and net.steps.dtype == ms.int32

@@ -44,6 +44,7 @@ SECTIONS = (
     ("optimizer", "Optimizers"),
     ("graph", "jit and Graph mode"),
     ("transforms", "Functional transforms: jvp, vjp, vmap, Jacobians, derivative"),
+    ("checkpoint", "Checkpoints"),
     ("dataset", "The data set (minims.dataset)"),
 )
 
@@ -473,6 +474,9 @@ ms.grad(f)(Tensor([1.0, 2.0]))
 ''', RuntimeError, ["__setitem__", "input of the function being differentiated", "Fix"]),
     _m("mode-as-string", "graph", "mode='graph' instead of the constant",
        'ms.set_context(mode="graph")', TypeError, ["set_context", "mode", "str 'graph'", "GRAPH_MODE"]),
+    _m("context-misspelt-keyword", "graph", "A misspelt keyword in set_context",
+       'ms.set_context(devcie_target="CPU")', ValueError,
+       ["set_context", "'devcie_target'", "not recognized", "Did you mean 'device_target'?"]),
 
     # ----- functional transforms -----------------------------------------------------------------
     _m("jvp-tangent-count", "transforms", "One tangent for a function of two inputs",
@@ -509,6 +513,22 @@ ms.grad(f)(Tensor([1.0, 2.0]))
     _m("derivative-order-zero", "transforms", "order=0 in derivative",
        'ops.derivative(ops.sin, Tensor([1.0, 2.0]), 0)', ValueError,
        ["derivative", "less than 1", "Fix"]),
+
+    # ----- checkpoints -----------------------------------------------------------------------------
+    _m("load-integer-out-of-range", "checkpoint", "Loading an integer its Parameter's dtype cannot hold",
+       '''
+class Counter(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.steps = Parameter(Tensor(0, ms.int32), name="steps")
+
+    def construct(self, x):
+        return x
+
+ms.load_param_into_net(Counter(), {"steps": Parameter(Tensor(5_000_000_000), name="steps")})
+''', RuntimeError, ["load_param_into_net", "5000000000", "Int32", "705032704", "Fix"], None,
+       "MindSpore 2.10 wraps the Int64 value around into the Int32 Parameter and loads 705032704 without "
+       "a word (only strict_load=True refuses the dtypes, with a RuntimeError); minims refuses the value."),
 
     # ----- the data set ----------------------------------------------------------------------------
     _m("dataset-unknown-split", "dataset", "Asking for a split that does not exist",
