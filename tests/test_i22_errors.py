@@ -124,3 +124,37 @@ def test_load_param_into_net_refuses_an_integer_the_parameter_cannot_hold():
     assert net.steps.asnumpy().tolist() == [1, 2]
     ms.load_param_into_net(net, {"steps": ms.Parameter(Tensor(np.array([5, 7], np.int64)), name="steps")})
     assert net.steps.asnumpy().tolist() == [5, 7] and net.steps.dtype == ms.int32
+
+
+# ----- item 23 (b): a CRC file cut short at an entry boundary -----------------------------------------
+def test_crc_check_refuses_a_file_cut_between_two_entries(tmp_path):
+    """Item 23 (b): ``load_checkpoint(crc_check=True)`` of a CRC file cut after its first entry loaded
+    1 of 2 entries with a warning that the file "was saved without crc_check=True".  MindSpore 2.10
+    (oracle) does the same (warns "do not contain the crc code", loads ['a']).  A file that cannot be
+    verified when verification was asked for is refused, with the ValueError of every bad file,
+    naming it."""
+    path = tmp_path / "two.ckpt"
+    ms.save_checkpoint([ms.Parameter(Tensor([1.0, 2.0]), name="a"), ms.Parameter(Tensor([3.0]), name="b")],
+                       str(path), crc_check=True)
+    whole = path.read_bytes()
+    first_entry = 2 + whole[1]               # a Value: tag 0x0a, a one-byte length, its bytes
+    path.write_bytes(whole[:first_entry])
+    assert list(ms.load_checkpoint(str(path))) == ["a"]        # unchecked, the first entry still reads
+    with pytest.raises(ValueError, match=r"cannot read '.*two\.ckpt'.*cut short.*Fix"):
+        ms.load_checkpoint(str(path), crc_check=True)
+
+
+# ----- item 23 (c): a Parameter name that is no valid text -------------------------------------------
+def test_save_checkpoint_names_a_parameter_whose_name_has_a_lone_surrogate(tmp_path):
+    """Item 23 (c): a Parameter name with a lone surrogate gave a raw UnicodeEncodeError from protobuf
+    on save.  MindSpore 2.10 (oracle) refuses the name already in ``Parameter(...)`` with a TypeError
+    (and a dict key or append_dict key on save with ValueError / an internal error); minims says which
+    name, why, and how to fix it, as a ParameterNameError (ValueError and TypeError), and writes no file."""
+    path = tmp_path / "w.ckpt"
+    param = ms.Parameter(Tensor([1.0]), name="w\ud800")
+    with pytest.raises(TypeError, match=r"save_checkpoint: the name 'w\\ud800' holds the lone surrogate.*Fix") as info:
+        ms.save_checkpoint([param], str(path))
+    assert isinstance(info.value, ValueError)
+    with pytest.raises(ValueError, match=r"the name 'k\\udcff'"):
+        ms.save_checkpoint({"k\udcff": Tensor([1.0])}, str(path))
+    assert not list(tmp_path.iterdir())

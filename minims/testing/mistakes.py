@@ -529,6 +529,27 @@ ms.load_param_into_net(Counter(), {"steps": Parameter(Tensor(5_000_000_000), nam
 ''', RuntimeError, ["load_param_into_net", "5000000000", "Int32", "705032704", "Fix"], None,
        "MindSpore 2.10 wraps the Int64 value around into the Int32 Parameter and loads 705032704 without "
        "a word (only strict_load=True refuses the dtypes, with a RuntimeError); minims refuses the value."),
+    _m("checkpoint-cut-short", "checkpoint", "crc_check=True on a copy cut short between two entries",
+       '''
+import os
+
+params = [Parameter(Tensor([1.0]), name="a"), Parameter(Tensor([2.0]), name="b")]
+ms.save_checkpoint(params, "cut.ckpt", crc_check=True)
+whole = open("cut.ckpt", "rb").read()
+open("cut.ckpt", "wb").write(whole[:2 + whole[1]])     # a copy that stopped after the first entry
+try:
+    ms.load_checkpoint("cut.ckpt", crc_check=True)
+finally:
+    os.remove("cut.ckpt")
+''', ValueError, ["load_checkpoint", "'cut.ckpt'", "crc_check=True", "cut short", "Fix"], None,
+       "MindSpore 2.10 warns that the file has no CRC and loads the one entry left, ['a']; minims "
+       "refuses to load unverified what it was asked to verify."),
+    _m("checkpoint-name-lone-surrogate", "checkpoint", "A Parameter name that is not valid text",
+       '''ms.save_checkpoint([Parameter(Tensor([1.0]), name="w\\ud800")], "w.ckpt")''',
+       TypeError, ["save_checkpoint", r"'w\ud800'", "lone surrogate", "Fix"], "same",
+       "MindSpore 2.10 raises the TypeError already in Parameter(...) (\"incompatible function "
+       "arguments\"); minims refuses the name where it cannot be stored, when saving, with an error "
+       "that is a TypeError and a ValueError (MindSpore's type for such a name in append_dict)."),
 
     # ----- the data set ----------------------------------------------------------------------------
     _m("dataset-unknown-split", "dataset", "Asking for a split that does not exist",
