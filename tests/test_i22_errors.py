@@ -158,3 +158,23 @@ def test_save_checkpoint_names_a_parameter_whose_name_has_a_lone_surrogate(tmp_p
     with pytest.raises(ValueError, match=r"the name 'k\\udcff'"):
         ms.save_checkpoint({"k\udcff": Tensor([1.0])}, str(path))
     assert not list(tmp_path.iterdir())
+
+
+# ----- item 23 (d): an integer division by zero --------------------------------------------------------
+def test_integer_floor_division_and_modulo_by_zero_are_refused():
+    """Item 23 (d): Int32 ``floor_divide`` by zero gave 0 (NumPy's value), a silent wrong number: no
+    integer is 7 // 0.  MindSpore 2.10 on the CPU (oracle) gives one anyway — ``[7, -7, 0] // 0`` is
+    [2147483647, -2147483648, 0], ``% 0`` is -2147483648 everywhere, through ops.floor_divide,
+    ops.FloorDiv, ``//``, ops.floor_mod and ``%`` alike.  minims refuses, as Python does for 7 // 0,
+    in PyNative and in compiled graphs; float division by zero still gives IEEE 754's ±inf and nan."""
+    a = Tensor(np.array([7, -7, 0], np.int32))
+    zero = Tensor(np.array([1, 0, 2], np.int32))
+    for divide in (ops.floor_divide, ops.floor_mod, lambda x, y: x // y, lambda x, y: x % y,
+                   lambda x, y: x // 0, ms.jit(lambda x, y: x // y), ms.jit(lambda x, y: x % y)):
+        with pytest.raises(ZeroDivisionError, match=r"integer (division|modulo) by zero.*Fix"):
+            divide(a, zero)
+    assert (a // Tensor(np.array([2, 2, 2], np.int32))).asnumpy().tolist() == [3, -4, 0]   # floor(7/2) ...
+    assert (a % Tensor(np.array([2, 2, 2], np.int32))).asnumpy().tolist() == [1, 1, 0]
+    assert ms.jit(lambda x, y: x // y)(a, Tensor(np.array([2, 2, 2], np.int32))).asnumpy().tolist() == [3, -4, 0]
+    as_float = (a.astype(ms.float32) // zero).asnumpy()
+    assert as_float[0] == 7 and as_float[1] == -np.inf

@@ -121,6 +121,12 @@ loss.backward()
     _m("matmul-float64", "ops", "Mixing float32 and float64 (NumPy's default) in one op",
        'ops.matmul(Tensor(np.ones((2, 3), np.float32)), Tensor(np.ones((3, 2))))',
        TypeError, ["MatMul", "Float32", "Float64", "Fix"]),
+    _m("integer-division-by-zero", "ops", "An integer division by zero",
+       'Tensor([7, -7, 0]) // Tensor([0, 0, 0])',
+       ZeroDivisionError, ["FloorDiv", "integer division by zero", "Int64", "Fix"], None,
+       "MindSpore 2.10 on the CPU gives numbers that are no answer: [9223372036854775807, "
+       "-9223372036854775808, 0] here, and -9223372036854775808 for each x % 0 (NumPy gives 0); minims "
+       "refuses, as Python does for 7 // 0."),
     _m("add-broadcast", "ops", "Adding shapes that do not broadcast",
        'Tensor(np.ones((2, 3), np.float32)) + Tensor(np.ones(2, np.float32))',
        ValueError, ["Add", "[2, 3]", "[2]", "broadcast", "Fix"]),
