@@ -178,3 +178,46 @@ def test_integer_floor_division_and_modulo_by_zero_are_refused():
     assert ms.jit(lambda x, y: x // y)(a, Tensor(np.array([2, 2, 2], np.int32))).asnumpy().tolist() == [3, -4, 0]
     as_float = (a.astype(ms.float32) // zero).asnumpy()
     assert as_float[0] == 7 and as_float[1] == -np.inf
+
+
+# ----- item 23 (a): an op's error inside a built-in layer names the layer --------------------------------
+class _Layers(ms.nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.fc1 = ms.nn.Dense(4, 3)
+        self.features = ms.nn.SequentialCell([ms.nn.Conv2d(2, 3, 3), ms.nn.MaxPool2d(2)])
+        self.pool = ms.nn.MaxPool2d(2)
+
+    def construct(self, x, image):
+        return self.fc1(x), self.features(image)
+
+
+def test_an_ops_error_inside_a_built_in_layer_names_the_layer_and_the_fix():
+    """Item 23 (a): a float64 batch into ``nn.Dense`` said "MatMul: ... Fix: y.astype(x.dtype)" — y
+    being the layer's weight.  MindSpore 2.10 (oracle) raises TypeError ("For 'MatMul', the type of
+    'x2' should be same as 'x1'", and "For primitive[Conv2D], the input type must be same" for
+    Conv2d).  The Cell call names the layer by its path and says to cast the input, for every
+    built-in layer (the mechanism is the Cell call's, not Dense's); other op errors inside a layer get
+    the path too, and a user's own error (from a hook) and a user Cell's error stay as they were."""
+    net = _Layers()
+    x32, image32 = Tensor(np.ones((2, 4), np.float32)), Tensor(np.ones((1, 2, 6, 6), np.float32))
+    with pytest.raises(TypeError, match=r"^_Layers\.fc1: Dense got an input of dtype Float64, but its Parameters "
+                                        r"are Float32 \(MatMul: .*\)\. Fix: cast the input, x\.astype\(mindspore\.float32\)"):
+        net(Tensor(np.ones((2, 4))), image32)
+    with pytest.raises(TypeError, match=r"^_Layers\.features\.0: Conv2d got an input of dtype Float64.*Conv2D.*"
+                                        r"x\.astype\(mindspore\.float32\)"):
+        net(x32, Tensor(np.ones((1, 2, 6, 6))))
+    with pytest.raises(ValueError, match=r"^_Layers\.pool: MaxPool: input 'x' must be 4-D"):
+        net.pool(Tensor(np.ones((6, 6), np.float32)))
+
+    def hook(cell_id, inputs):
+        raise ValueError("the user's own words")
+    net.pool.register_forward_pre_hook(hook)
+    with pytest.raises(ValueError, match=r"^the user's own words$"):
+        net.pool(image32)
+
+    class User(ms.nn.Cell):
+        def construct(self, x):
+            return ops.matmul(x, Tensor(np.ones((4, 3), np.float32)))
+    with pytest.raises(TypeError, match=r"^MatMul: x and y must have the same dtype"):
+        ms.nn.SequentialCell([User()])(Tensor(np.ones((2, 4))))

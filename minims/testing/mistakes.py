@@ -216,7 +216,7 @@ Net()(Tensor(np.ones((2, 5), np.float32)))
 ''', ValueError, ["Net.fc", "in_channels=3", "[2, 5]", "5 features", "Fix"]),
     _m("dense-float64-input", "cell", "Float64 data (NumPy's default) into a float32 layer",
        'nn.Dense(3, 4)(Tensor(np.random.default_rng(0).normal(size=(2, 3))))',
-       TypeError, ["MatMul", "Float64", "Float32", "Fix"]),
+       TypeError, ["Dense", "MatMul", "Float64", "Float32", "Fix: cast the input", "x.astype(mindspore.float32)"]),
     _m("conv-missing-batch-axis", "cell", "One image without its batch axis into Conv2d",
        'nn.Conv2d(1, 6, 5)(Tensor(np.ones((1, 32, 32), np.float32)))',
        ValueError, ["Conv2d", "4-D", "[1, 32, 32]", "batch dimension"]),
