@@ -19,6 +19,7 @@ minims' kernels are filtered out (they would point at minims' source, not at the
 """
 from __future__ import annotations
 
+import difflib
 import os
 import sys
 import warnings
@@ -50,6 +51,31 @@ _OWNED = {
 }
 _warned_devices: set = set()
 
+# Every other keyword MindSpore 2.10's set_context accepts (read from its context.py: the context's
+# setters, parameters and attributes, and the deprecated keywords it still takes with a warning):
+# accepted so that MindSpore code runs, remembered, and of no effect here.
+_MINDSPORE_KEYS = frozenset("""
+    aoe_config aoe_job_type aoe_tune_mode ascend_config auto_tune_mode bias_add_comm_swap check_bprop
+    compile_cache_path compute_communicate_fusion_level conv_allow_tf32 conv_dgrad_algo conv_fprop_algo
+    conv_wgrad_algo cur_step_num dataset_broadcast_opt_level debug_level deterministic
+    disable_format_transform enable_allreduce_slice_to_reducescatter enable_auto_mixed_precision
+    enable_begin_end_inline_opt enable_compile_cache enable_concat_eliminate_opt enable_debug_runtime
+    enable_flash_attention_load_balance enable_fused_cast_add_opt enable_ge enable_grad_comm_opt
+    enable_graph_kernel enable_interleave_parallel_branch enable_interleave_split_concat_branch
+    enable_offloading_packed_experts enable_opt_shard_comm_opt enable_parallel_split enable_profiling
+    enable_reduce_precision enable_sparse enable_task_opt env_config_path exec_order gpu_config
+    graph_kernel_flags hccl_watchdog infer_boost inter_op_parallel_num interleaved_layernorm_comm
+    interleaved_matmul_comm jit_config jit_level jit_syntax_level last_triggered_step matmul_allow_tf32
+    matmul_grad_comm_overlap max_call_depth max_device_memory memory_optimize_level mempool_block_size
+    need_ckpt op_timeout pp_1f1b_overlap print_file_path profiling_options
+    recompute_allgather_overlap_fagrad recompute_comm_overlap reserve_class_name_in_scope
+    runtime_num_threads save_checkpoint_steps support_binary topo_order variable_memory_max_size
+""".split())
+# Keywords MindSpore 2.10 refuses here with "Please set '...' through parameter ascend_config".
+_ASCEND_CONFIG_KEYS = ("precision_mode", "jit_compile", "atomic_clean_policy", "matmul_allow_hf32",
+                       "conv_allow_hf32", "op_precision_mode", "host_scheduling_max_threshold", "ge_options",
+                       "op_debug_option")
+
 # NaN and Inf propagate silently, as in MindSpore: NumPy's floating-point warnings from minims' own
 # kernels (the primitives' impl, in PyNative and in compiled graphs) would only point at minims' source.
 warnings.filterwarnings("ignore", message=r"(divide by zero|invalid value|overflow) encountered",
@@ -72,8 +98,13 @@ def set_context(**kwargs):
       values do;
     * ``fast_path``: True to run the hot primitives with Numba kernels (``minims.fast``);
     * ``pynative_synchronize``, ``save_graphs``, ``save_graphs_path``, ``device_id``: accepted for
-      MindSpore code, no effect; other MindSpore options are accepted and remembered.
+      MindSpore code, no effect; MindSpore 2.10's other keywords are accepted and remembered.
+
+    A keyword MindSpore does not know either (``devcie_target``) is a ValueError naming it and the
+    closest known keyword, and nothing is set.
     """
+    for key in kwargs:                  # all checked before any is set: a typo changes nothing
+        _check_known(key)
     for key, value in kwargs.items():
         if key == "mode":
             if not isinstance(value, int):          # TypeError, as MindSpore ("must be <class 'int'>")
@@ -103,10 +134,24 @@ def set_context(**kwargs):
         elif key == "device_id":
             if not isinstance(value, int) or value < 0:
                 raise ValueError(f"set_context: device_id must be a non-negative int, got {value!r}.")
-        elif key not in _state:
-            # MindSpore has many performance knobs that mean nothing here; accept and remember them
-            pass
         _state[key] = value
+
+
+def _check_known(key):
+    """A keyword MindSpore's set_context does not take is a ValueError naming it, as in MindSpore
+    2.10 ("the keyword argument devcie_target is not recognized"), with the closest known keyword."""
+    if key in _state or key in _OWNED or key in _MINDSPORE_KEYS:
+        return
+    if key in _ASCEND_CONFIG_KEYS:
+        raise ValueError(f"set_context: {key} is not a keyword of set_context; MindSpore 2.10 takes it "
+                         f"inside ascend_config, which minims accepts and ignores (it runs on the CPU). "
+                         f"Fix: set_context(ascend_config={{'{key}': ...}}), or leave it out.")
+    known = sorted({*_state, *_OWNED, *_MINDSPORE_KEYS})
+    close = difflib.get_close_matches(key, known, n=1)
+    fix = (f"Did you mean {close[0]!r}? Fix: set_context({close[0]}=...)." if close else
+           f"Fix: check the spelling (minims acts on mode, {', '.join(sorted(_OWNED))}; MindSpore 2.10's "
+           "other keywords are accepted without effect).")
+    raise ValueError(f"set_context: the keyword argument {key!r} is not recognized (nothing was set). {fix}")
 
 
 def _fast_path_from_environment():

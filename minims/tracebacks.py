@@ -18,6 +18,7 @@ from __future__ import annotations
 import os
 import sys
 import types
+from contextlib import contextmanager
 
 __all__ = ["show_internal_frames", "filtered", "install"]
 
@@ -51,41 +52,56 @@ def filtered(tb):
     return new, len(frames) - len(kept)
 
 
-def _filter_chain(exc, seen=None):
-    """Filter ``exc`` and the exceptions it was raised from; returns how many frames were hidden."""
-    seen = seen if seen is not None else set()
-    if exc is None or id(exc) in seen:
-        return 0
-    seen.add(id(exc))
-    hidden = 0
-    if exc.__traceback__ is not None:
-        new, hidden = filtered(exc.__traceback__)
-        exc.__traceback__ = new
-    return hidden + _filter_chain(exc.__cause__, seen) + _filter_chain(exc.__context__, seen)
+def _chain(exc):
+    """``exc`` and every exception it was raised from or during, each once."""
+    seen, todo = [], [exc]
+    while todo:
+        e = todo.pop()
+        if e is not None and not any(e is s for s in seen):
+            seen.append(e)
+            todo += [e.__cause__, e.__context__]
+    return seen
 
 
-def _prepare(value):
-    """Hide minims' frames in ``value`` (and its chain) and add the note saying so, once."""
-    if _show_all or value is None or getattr(value, "_minims_filtered", False):
-        return value
-    hidden = _filter_chain(value)
+@contextmanager
+def _shown_short(value):
+    """While the block prints ``value``: it and its chain carry tracebacks without minims' frames,
+    and ``value`` a note saying how many were hidden.  Afterwards every traceback and note is back
+    as it was: printing an error leaves it whole (a debugger, ``%debug``, a second print see all)."""
+    if _show_all or value is None:
+        yield
+        return
+    saved = [(e, e.__traceback__) for e in _chain(value)]
+    notes = getattr(value, "__notes__", None)
+    notes = list(notes) if isinstance(notes, list) else notes
     try:
-        value._minims_filtered = True
-        if hidden:
+        hidden = 0
+        for e, tb in saved:
+            if tb is not None:
+                e.__traceback__, n = filtered(tb)
+                hidden += n
+        if hidden and (notes is None or isinstance(notes, list)):   # (add_note needs a list)
             value.add_note(_NOTE.format(hidden))
-    except (AttributeError, TypeError):         # an exception type that takes no attributes
-        pass
-    return value
+        yield
+    finally:
+        for e, tb in saved:
+            e.__traceback__ = tb
+        if notes is None:
+            vars(value).pop("__notes__", None)
+        else:
+            value.__notes__ = notes
 
 
 def _ipython_handler(shell, etype, value, tb, tb_offset=None):
-    value = _prepare(value)
-    shell.showtraceback((etype, value, value.__traceback__ if value is not None else tb), tb_offset=tb_offset)
+    with _shown_short(value):
+        shell.showtraceback((etype, value, value.__traceback__ if value is not None else tb), tb_offset=tb_offset)
+    if value is not None and getattr(sys, "last_value", None) is value:
+        sys.last_traceback = value.__traceback__       # the whole one, for %debug
 
 
 def _excepthook(etype, value, tb):
-    value = _prepare(value)
-    _previous_hook(etype, value, value.__traceback__ if value is not None else tb)
+    with _shown_short(value):
+        _previous_hook(etype, value, value.__traceback__ if value is not None else tb)
 
 
 _previous_hook = sys.excepthook

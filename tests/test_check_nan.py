@@ -232,11 +232,13 @@ def test_values_that_arrive_non_finite_are_not_blamed_on_the_ops_they_flow_throu
 
 def test_integer_outputs_are_ignored():
     checking()
-    a, b = np.array([7, -7], np.int32), np.array([0, 0], np.int32)
+    a, b = np.array([2 ** 30, -7], np.int32), np.array([4, 0], np.int32)
     with np.errstate(all="ignore"):
-        expected = np.floor_divide(a, b)          # NumPy: 0 for an integer division by zero
-    np.testing.assert_array_equal((Tensor(a) // Tensor(b)).asnumpy(), expected)
+        expected = a * b                          # Int32 wraps around: 2**32 is 0; no NaN to report
+    np.testing.assert_array_equal((Tensor(a) * Tensor(b)).asnumpy(), expected)
     assert (Tensor(a) > Tensor(b)).asnumpy().tolist() == [True, False]
+    with pytest.raises(ZeroDivisionError, match="integer division by zero"):   # no integer is x // 0:
+        Tensor(a) // Tensor(b)                                                 # refused, check_nan or not
 
 
 def test_overflow_says_which_dtype_overflowed():

@@ -160,6 +160,15 @@ def test_load_param_into_net_wrong_arguments_as_mindspore(name):
     assert_same_outcome(outcome(lambda: sc.load_arg_error(ms, name) and None), FACTS["load_param_into_net"][name], name)
 
 
+def _wraps_around(net_dtype, ckpt_dtype) -> bool:
+    """An integer conversion of the test vector that MindSpore 2.10 wraps around (300 into Int8 is 44):
+    minims refuses it with IntegerOutOfRange (a RuntimeError), as it refuses Tensor(300, int8)."""
+    if not (net_dtype.startswith("int") and ckpt_dtype.startswith("int")):
+        return False
+    info = np.iinfo(net_dtype)
+    return not all(info.min <= v <= info.max for v in sc.VALUES[ckpt_dtype])
+
+
 @pytest.mark.parametrize("net_dtype", sc.DTYPES)
 def test_dtype_conversions_of_load_param_into_net_as_mindspore(net_dtype):
     """Every pair of dtypes, with strict_load False and True: MindSpore's result or its RuntimeError."""
@@ -168,7 +177,12 @@ def test_dtype_conversions_of_load_param_into_net_as_mindspore(net_dtype):
             key = f"{net_dtype}<-{ckpt_dtype}{' strict' if strict else ''}"
             mine = outcome(lambda: load_into_net([("w", (3,), net_dtype)], [("w", "vector", ckpt_dtype)],
                                                  strict)["net"]["w"])
-            assert_same_outcome(mine, FACTS["dtype_matrix"][key], key)
+            oracle = FACTS["dtype_matrix"][key]
+            if not strict and _wraps_around(net_dtype, ckpt_dtype):
+                assert oracle["result"]["values"] != sc.VALUES[ckpt_dtype], f"{key}: MindSpore no longer wraps"
+                assert isinstance(mine.get("error"), RuntimeError) and "does not fit" in str(mine["error"]), key
+            else:
+                assert_same_outcome(mine, oracle, key)
 
 
 def test_a_failed_load_changes_no_parameter():

@@ -142,11 +142,13 @@ def test_crc_check_round_trip_and_detects_a_changed_byte(tmp_path):
         ms.load_checkpoint(str(path), crc_check=True)
 
 
-def test_crc_check_of_a_file_without_crc_warns(tmp_path):
+def test_crc_check_of_a_file_without_crc_is_refused(tmp_path):
+    """Nothing tells such a file from one cut short between two entries (issue 22, item 23)."""
     path = str(tmp_path / "w.ckpt")
     ms.save_checkpoint([Parameter(Tensor([1.0]), name="w")], path)
-    with pytest.warns(UserWarning, match="no CRC"):
+    with pytest.raises(ValueError, match=r"w\.ckpt.*does not end with the CRC-32.*crc_check=False"):
         ms.load_checkpoint(path, crc_check=True)
+    assert list(ms.load_checkpoint(path)) == ["w"]
 
 
 def test_an_interrupted_save_leaves_the_old_file_whole(tmp_path, monkeypatch):

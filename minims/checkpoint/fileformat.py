@@ -12,7 +12,9 @@ conventions of MindSpore's:
 * a tensor over 512 MiB is written in slices along its first axis, one value per slice, all with the
   same tag; consecutive values with one tag are joined when reading;
 * ``save_checkpoint(..., crc_check=True)`` appends ``b"crc_num"`` and the CRC-32 of everything before
-  it as 10 big-endian bytes.
+  it as 10 big-endian bytes.  ``load_checkpoint(..., crc_check=True)`` of a file without that trailer
+  raises: a file cut short between two entries looks just like that (MindSpore 2.10 warns that the
+  file has no CRC and loads the entries that are left).
 
 Reading never trusts the file: a tensor's ``dims`` times its item size must equal the bytes it
 carries, which is checked with Python integers *before* anything is allocated, so a damaged header
@@ -135,26 +137,34 @@ def _why_unparsable(data: bytes, pb) -> str:
     return "its entries are damaged"
 
 
-def _strip_crc(data: bytes, crc_check: bool, fail):
-    """Remove the CRC trailer of ``crc_check=True`` files, verifying it when asked."""
+def _strip_crc(data: bytes, crc_check: bool, fail) -> bytes:
+    """Remove the CRC trailer of ``crc_check=True`` files, verifying it when asked.  Asked to verify
+    a file without one, refuse: a file cut short between two entries loses its CRC and its last
+    entries together, and reads as a whole file that was saved without a CRC."""
     if len(data) >= _CRC_LEN and data[-_CRC_LEN:-10] == _CRC_MARK:
         body, stored = data[:-_CRC_LEN], int.from_bytes(data[-10:], "big")
         if crc_check and zlib.crc32(body) != stored:
             fail(f"its CRC-32 is {zlib.crc32(body):#010x} but the file records {stored:#010x}: the file "
                  "was changed or damaged after it was saved", "save it again, or restore a good copy")
-        return body, True
-    return data, False
+        return body
+    if crc_check:
+        fail("crc_check=True, but the file does not end with the CRC-32 that save_checkpoint(..., "
+             "crc_check=True) writes: it was saved without crc_check=True, or it was cut short (truncated "
+             "between two entries, a file loses its last entries and its CRC together), so nothing can be "
+             "verified", "if it was saved without crc_check=True, load it with crc_check=False; otherwise "
+             "restore a good copy or save it again")
+    return data
 
 
-def decode(data: bytes, where: str, keep=lambda name: True, crc_check: bool = False):
-    """``(entries, had_crc)``: ``entries`` maps each name to a NumPy array or a ``str``, in file
-    order; ``keep(name)`` chooses which entries are converted (the others are not even checked, as
-    in MindSpore).  ``where`` names the file in error messages."""
+def decode(data: bytes, where: str, keep=lambda name: True, crc_check: bool = False) -> dict:
+    """The entries of a checkpoint: each name mapped to a NumPy array or a ``str``, in file order;
+    ``keep(name)`` chooses which entries are converted (the others are not even checked, as in
+    MindSpore).  ``where`` names the file in error messages."""
     def fail(what, fix="save the checkpoint again with save_checkpoint (MindSpore's or minims')"):
         raise CheckpointFileError(f"load_checkpoint: cannot read '{where}': {what}. Fix: {fix}.")
 
     pb = _messages()
-    data, had_crc = _strip_crc(data, crc_check, fail)
+    data = _strip_crc(data, crc_check, fail)
     message = pb.Checkpoint()
     try:
         # Merge, not Parse: a missing required field is then reported below by name, not as 'Error parsing'
@@ -184,7 +194,7 @@ def decode(data: bytes, where: str, keep=lambda name: True, crc_check: bool = Fa
             continue                            # the next value continues this tensor
         entries[name] = _tensor(name, pending, fail)
         pending = []
-    return entries, had_crc
+    return entries
 
 
 def _tensor(name, slices, fail):

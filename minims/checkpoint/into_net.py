@@ -12,15 +12,17 @@ The rules are MindSpore 2.10's, established by running it (``tests/data/oracle_c
 * shapes must be equal, except that extra trailing 1s in the dict's shape are dropped
   (``(12, 2048, 1, 1)`` into ``(12, 2048)``); otherwise ``RuntimeError``;
 * dtypes must be equal with ``strict_load=True``; with ``strict_load=False`` Float16/32/64 convert
-  among themselves (rounding; too large becomes inf) and so do Int8/16/32/64 (wrapping around, as
-  NumPy's ``astype``); UInt8 and Bool convert to nothing.  Otherwise ``RuntimeError``;
+  among themselves (rounding; too large becomes inf) and so do Int8/16/32/64; UInt8 and Bool convert
+  to nothing.  Otherwise ``RuntimeError``;
 * it returns ``(param_not_load, ckpt_not_load)``: the network's names that got nothing, and the dict's
   names that were not loaded by name.
 
-Two differences, both where MindSpore 2.10 leaves a network in a state nobody asked for: a failing
+Three differences, all where MindSpore 2.10 leaves a network in a state nobody asked for: a failing
 call changes no Parameter (every entry is checked before any is written; MindSpore keeps those it
-had loaded before the error), and after dropping trailing 1s the Parameter keeps its own shape
-(MindSpore 2.10 ends with the dict's shape).  The loaded values are copies: changing the dict later
+had loaded before the error); after dropping trailing 1s the Parameter keeps its own shape
+(MindSpore 2.10 ends with the dict's shape); and an integer the Parameter's dtype cannot hold is
+refused with ``IntegerOutOfRange`` (a RuntimeError), as ``Tensor(300, mindspore.int8)`` is, where
+MindSpore wraps it around (5000000000 into Int32 loads as 705032704).  The loaded values are copies: changing the dict later
 does not change the network.
 """
 from __future__ import annotations
@@ -29,7 +31,7 @@ import numpy as np
 
 from ..common.parameter import Parameter
 from ..nn.cell import Cell
-from ..common.tensor import _describe
+from ..common.tensor import _describe, check_integer_fits
 
 __all__ = ["load_param_into_net"]
 
@@ -87,6 +89,19 @@ def _converted(param, key, entry, strict_load) -> np.ndarray:
                 f"load_param_into_net: the network's Parameter '{param.name}' is {param.dtype}, but "
                 f"parameter_dict['{key}'] is {entry.dtype}; {rule}. Fix: convert the entry first, e.g. "
                 f"parameter_dict['{key}'].set_data(parameter_dict['{key}'].astype(mindspore.{want.name})).")
+        if want.kind == "i":
+            with np.errstate(over="ignore"):
+                wrapped = value.astype(want)
+            changed = np.flatnonzero(wrapped.ravel() != value.ravel())    # what wrapping around changed
+            if changed.size:
+                i = changed[0]
+                check_integer_fits(
+                    int(value.ravel()[i]), want, f"load_param_into_net: parameter_dict['{key}']",
+                    f"build the network with a wider integer dtype for '{param.name}' (e.g. mindspore.int64), "
+                    "or check where the checkpoint's value comes from.",
+                    f", the dtype of the network's Parameter '{param.name}'; converting would wrap it around "
+                    f"to {wrapped.ravel()[i]}, as MindSpore 2.10 does")
+            return wrapped
         with np.errstate(over="ignore", invalid="ignore"):      # too large -> inf, as MindSpore
             value = value.astype(want)
     return value

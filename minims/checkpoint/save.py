@@ -23,7 +23,7 @@ import os
 
 import numpy as np
 
-from ..common.parameter import Parameter
+from ..common.parameter import Parameter, ParameterNameError
 from ..nn.cell import Cell
 from ..nn.param_names import DuplicateParameterError, duplicates
 from ..common.tensor import Tensor, _describe
@@ -167,4 +167,30 @@ def save_checkpoint(save_obj, ckpt_file_name, integrated_save=True, async_save=F
     for name, value in append.items():
         chosen[name] = value if isinstance(value, str | Tensor) else Tensor(value)
     arrays = [(name, value if isinstance(value, str) else value._data) for name, value in chosen.items()]
+    for name, value in arrays:                   # refused before a byte is written
+        _check_text(name, value)
     write_atomically(path, encode(arrays, crc_check=crc_check))
+
+
+def _lone_surrogate(text: str):
+    """``(position, character)`` of the first lone surrogate in ``text`` — half of a UTF-16 pair, as
+    a file name decoded with ``errors='surrogateescape'`` holds — or None.  It is no character:
+    neither UTF-8 (names) nor UTF-32 (strings) can store it."""
+    for i, ch in enumerate(text):
+        if "\ud800" <= ch <= "\udfff":
+            return i, ch
+    return None
+
+
+def _check_text(name: str, value) -> None:
+    """A name, and a string value, that a checkpoint can store; else an error naming the entry
+    (MindSpore 2.10 refuses such a name already in Parameter(...), with a TypeError)."""
+    for text, what, error in ((name, f"the name {name!r}", ParameterNameError),
+                              (value, f"the string saved under {name!r}", ValueError)):
+        found = _lone_surrogate(text) if isinstance(text, str) else None
+        if found is not None:
+            cleaned = text.encode("utf-8", "replace").decode("utf-8")
+            raise error(f"save_checkpoint: {what} holds the lone surrogate {found[1]!r} at position {found[0]}, "
+                        "half of a UTF-16 pair and no Unicode character (a file name read with "
+                        "errors='surrogateescape' holds such), so a checkpoint cannot store it. Fix: use valid "
+                        f"text, e.g. {cleaned!r} (text.encode('utf-8', 'replace').decode('utf-8')).")

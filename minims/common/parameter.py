@@ -16,7 +16,8 @@ __all__ = ["Parameter", "ParameterTuple", "ParameterNameError"]
 
 class ParameterNameError(ValueError, TypeError):
     """A Parameter name that is not a string: MindSpore raises ValueError; a TypeError too, since
-    that is what a wrong type is in Python."""
+    that is what a wrong type is in Python.  Also a name no checkpoint can store (a lone surrogate):
+    MindSpore's Parameter raises TypeError for it, its save_checkpoint ValueError."""
 
 
 class Parameter(Tensor):

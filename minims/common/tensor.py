@@ -14,7 +14,7 @@ from .. import dtype as mstype
 from . import undo
 from .tensor_repr import tensor_repr, tensor_str
 
-__all__ = ["Tensor", "RaggedListError"]
+__all__ = ["Tensor", "RaggedListError", "IntegerOutOfRange", "check_integer_fits"]
 
 _PY_SCALARS = (bool, int, float, np.bool_, np.integer, np.floating)
 
@@ -40,26 +40,38 @@ class IntegerOutOfRange(RuntimeError, OverflowError):
     NumPy OverflowError."""
 
 
+def _shown_int(value: int) -> str:
+    text = str(value)
+    return text if len(text) <= 24 else f"{text[:12]}...({len(text)} digits)"
+
+
+def check_integer_fits(value: int, target, where: str, fix: str, why: str = "") -> None:
+    """Refuse an integer that the integer dtype ``target`` cannot hold — what a cast would silently
+    wrap around (``300`` into Int8 is 44): raise :class:`IntegerOutOfRange` naming it and the dtype's
+    range.  ``where`` starts the message, ``why`` continues it and ``fix`` ends it.  Every
+    out-of-range refusal of minims goes through here."""
+    info = np.iinfo(target)
+    if not info.min <= value <= info.max:
+        raise IntegerOutOfRange(f"{where}: the integer {_shown_int(value)} does not fit "
+                                f"{mstype.from_numpy(np.dtype(target))} ({info.min}..{info.max}){why}. Fix: {fix}")
+
+
 def _python_int_array(value: int, dtype) -> np.ndarray:
     """A Python int as an array: Int64 by default, or the dtype asked for (a float dtype rounds it, as
     a float literal would be).  One that the dtype cannot hold is refused rather than wrapped."""
     target = None if dtype is None else mstype.to_dtype(dtype, "Tensor(dtype=...)")
-    shown = str(value) if len(str(value)) <= 24 else f"{str(value)[:12]}...({len(str(value))} digits)"
     if target is not None and target.is_float:
         try:
             return np.asarray(float(value), dtype=target.np_dtype)
         except OverflowError:
-            raise IntegerOutOfRange(f"Tensor: the integer {shown} is beyond every float dtype (about "
+            raise IntegerOutOfRange(f"Tensor: the integer {_shown_int(value)} is beyond every float dtype (about "
                                     "1.8e308 at most). Fix: check where the number comes from.") from None
-    info = np.iinfo(np.int64 if target is None else target.np_dtype)
-    if not info.min <= value <= info.max:
-        held = "Int64" if target is None else str(target)
-        unsigned = (" (MindSpore 2.10 stores 2**63..2**64-1 as UInt64, a dtype minims does not have)"
-                    if target is None and 0 < value < 2 ** 64 else "")
-        raise IntegerOutOfRange(
-            f"Tensor: the integer {shown} does not fit {held} ({info.min}..{info.max}){unsigned}. Fix: give "
-            "it as a float, Tensor(float(x)) or Tensor(x, mindspore.float64), or a wider integer dtype.")
-    return np.asarray(value, dtype=np.int64 if target is None else target.np_dtype)
+    np_dtype = np.int64 if target is None else target.np_dtype
+    unsigned = (" (MindSpore 2.10 stores 2**63..2**64-1 as UInt64, a dtype minims does not have)"
+                if target is None and 2 ** 63 <= value < 2 ** 64 else "")
+    check_integer_fits(value, np_dtype, "Tensor", "give it as a float, Tensor(float(x)) or "
+                       "Tensor(x, mindspore.float64), or a wider integer dtype.", unsigned)
+    return np.asarray(value, dtype=np_dtype)
 
 
 def _ragged_rows(data):

@@ -28,7 +28,7 @@ import numpy as np
 from .. import fast
 from ..common import undo
 from ..interpreters import nan_check
-from ..interpreters.stack import MinimsError
+from ..interpreters.stack import MinimsError, explained
 from .ir import Graph, Var
 
 _CAUGHT = (ValueError, TypeError, IndexError, ZeroDivisionError, OverflowError)
@@ -132,6 +132,6 @@ class Plan:
             try:
                 out = eq.prim.impl(*ins)
             except _CAUGHT as exc:
-                raise eq.prim.explain_failure(exc, ins) from None
+                raise explained(eq.prim, exc, ins) from None
             for v, o in zip(eq.outs, out if eq.multiple else (out,)):
                 env[v.index] = o

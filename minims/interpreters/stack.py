@@ -23,7 +23,10 @@ The stack, the lent Parameters, the resolver and the observers belong to one thr
 """
 from __future__ import annotations
 
+import os
+import sysconfig
 import threading
+import types
 from contextlib import contextmanager
 
 import numpy as np
@@ -32,7 +35,7 @@ from ..common.tensor import Tensor, _describe
 
 __all__ = ["bind", "dispatch", "Trace", "Tracer", "push_trace", "pop_trace", "lend", "unlend",
            "parameters_as_themselves", "resolving", "current_value", "active_traces", "snapshot",
-           "MinimsError"]
+           "MinimsError", "explained"]
 
 _new = object.__new__        # a Tensor around an array the engine made: no conversion, no copy
 
@@ -349,7 +352,7 @@ def evaluate(prim, args):
     except MinimsError:
         raise
     except _NUMPY_FAILURES as exc:
-        raise prim.explain_failure(exc, args) from None
+        raise explained(prim, exc, args) from None
     if type(out) is np.ndarray:
         t = _new(Tensor)
         t._data = out
@@ -366,7 +369,39 @@ def evaluate_arrays(prim, args):
     except MinimsError:
         raise
     except _NUMPY_FAILURES as exc:
-        raise prim.explain_failure(exc, args) from None
+        raise explained(prim, exc, args) from None
+
+
+# Where a traceback frame's code lives: minims' own files, or an installed library (NumPy, the
+# standard library) rather than the user's code.
+_MINIMS_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
+_LIBRARY_DIRS = tuple({os.path.abspath(sysconfig.get_paths()[key]) + os.sep
+                       for key in ("stdlib", "platstdlib", "purelib", "platlib")})
+
+
+def _users_own(frame) -> bool:
+    path = os.path.abspath(frame.f_code.co_filename)
+    return not path.startswith(_MINIMS_DIR) and not path.startswith(_LIBRARY_DIRS)
+
+
+def explained(prim, exc, args) -> Exception:
+    """``prim``'s own error for the NumPy error ``exc`` that its ``impl`` raised (the caller raises
+    it ``from None``: NumPy's error is in the message).
+
+    A built-in primitive's error starts where minims raises it.  A user's primitive (an ``impl``
+    written outside minims) keeps the frames of its ``impl`` down to the user's failing line, so
+    that the traceback — the short one too — ends at that line; the NumPy frames below it are left
+    out, as minims' own are."""
+    error = prim.explain_failure(exc, args)
+    tb = exc.__traceback__.tb_next              # the frame that called impl caught it: impl is next
+    frames = []
+    while tb is not None and _users_own(tb.tb_frame):
+        frames.append(tb)
+        tb = tb.tb_next
+    chain = None
+    for f in reversed(frames):
+        chain = types.TracebackType(chain, f.tb_frame, f.tb_lasti, f.tb_lineno)
+    return error.with_traceback(chain) if chain is not None else error
 
 
 def evaluates_directly(args) -> bool:

@@ -5,6 +5,7 @@ Kept apart from the Cell class so the five steps of a call read top to bottom in
 from __future__ import annotations
 
 import inspect
+import os
 import sys
 import weakref
 
@@ -18,6 +19,7 @@ from ..common.parameter import Parameter
 from ..graph.jit import JitFunction
 from ..interpreters.stack import MinimsError, Tracer, bind
 from ..common.tensor import Tensor, _describe
+from ..primitives.operands import DtypeMismatchError
 from .param_names import refresh_names_on_first_call
 
 
@@ -69,8 +71,61 @@ def call_cell(cell, *args, **kwargs):
         if len(running) > 1 or isinstance(error, CellRecursionError) or not _is_depth_error(error):
             raise
         raise _recursion_error(error) from error
+    except (TypeError, ValueError) as error:
+        _locate(error, cell, args)
+        raise
     finally:
         running.pop()
+
+
+_MINIMS = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
+# Where the checks of ops and primitives raise (and their NumPy errors are explained)
+_OP_CODE = tuple(_MINIMS + folder + os.sep for folder in ("ops", "primitives", "interpreters", "graph"))
+
+
+def _locate(error, cell, args) -> None:
+    """Name the Cell in the message of an error an op raised inside a built-in layer.
+
+    The innermost Cell call an error passes through claims it.  A user's Cell leaves the message as
+    it is: the traceback ends at the user's line.  A built-in layer (Dense, Conv2d, ...) is no
+    line of the user's, so the message gains its path (``Net.fc1: MatMul: ...``) — only for an
+    error an op raised with nothing but minims' code between the Cell call and the raise (never
+    the user's own error from a hook or an activation function, nor a layer's own check, which
+    names the path already).  A dtype mismatch with the layer's Parameters says to cast the input.
+    """
+    if "_minims_cell" in vars(error):
+        return
+    error._minims_cell = cell.path
+    if not (_raised_by_an_op(error.__traceback__) and len(error.args) == 1 and isinstance(error.args[0], str)):
+        return
+    message = error.args[0]
+    if isinstance(error, DtypeMismatchError):
+        message = _cast_the_input(error, cell, args) or message
+    error.args = (f"{cell.path}: {message}",)
+
+
+def _raised_by_an_op(tb) -> bool:
+    """Every frame from the Cell call down is minims' own, and the last one an op's or primitive's."""
+    path = ""
+    while tb is not None:
+        path = os.path.abspath(tb.tb_frame.f_code.co_filename)
+        if not path.startswith(_MINIMS):
+            return False
+        tb = tb.tb_next
+    return path.startswith(_OP_CODE)
+
+
+def _cast_the_input(error, cell, args):
+    """The message for an input whose dtype is not the layer's: the fix is to cast the input (or
+    None when the two dtypes are not the inputs' and the Parameters')."""
+    inputs = {a.dtype for a in args if isinstance(a, Tensor)}
+    params = {p.dtype for p in cell.get_parameters()}
+    for got, want in (error.dtypes, error.dtypes[::-1]):
+        if got in inputs and got not in params and want in params:
+            return (f"{type(cell).__name__} got an input of dtype {got}, but its Parameters are {want} "
+                    f"({error.mismatch}). Fix: cast the input, x.astype(mindspore.{want.np_dtype.name}) — NumPy "
+                    f"data is float64 unless asked otherwise: Tensor(np.asarray(data, np.{want.np_dtype.name})).")
+    return None
 
 
 def _is_depth_error(error) -> bool:

@@ -28,7 +28,7 @@ import threading
 import numpy as np
 
 from .. import ops
-from ..interpreters.stack import bind, describe_args, MinimsError
+from ..interpreters.stack import bind, describe_args, explained, MinimsError
 from ..common.memory import TensorTooLarge
 from ..common.tensor import _describe
 
@@ -205,7 +205,7 @@ class Primitive:
             raise
         except (ValueError, TypeError, IndexError, ZeroDivisionError, OverflowError,
                 np.exceptions.AxisError) as exc:
-            raise self.explain_failure(exc, args) from None
+            raise explained(self, exc, args) from None
         if isinstance(out, tuple):
             return tuple(np.asarray(o) for o in out)
         return np.asarray(out)

@@ -12,7 +12,7 @@ from ..common.tensor import Tensor
 from ..interpreters.stack import bind
 from .base import Primitive, wants_grad
 from . import batch_rules, tangents as T
-from .operands import ShapeMismatchError, sum_to
+from .operands import DtypeMismatchError, ShapeMismatchError, sum_to
 
 
 class MatMul(Primitive):
@@ -46,10 +46,7 @@ class MatMul(Primitive):
                     "Fix: use ops.matmul for vectors, or reshape to a matrix."
                 )
         if x.dtype is not y.dtype:
-            raise TypeError(
-                f"{self.name}: x and y must have the same dtype, but got {x.dtype} and {y.dtype}. "
-                f"Fix: cast one of them, e.g. y.astype(x.dtype)."
-            )
+            raise DtypeMismatchError(self.name, ("x", "y"), (x.dtype, y.dtype))
         k_x = x.shape[-2] if self.transpose_a else x.shape[-1]
         k_y = y.shape[-1] if self.transpose_b else y.shape[-2]
         if k_x != k_y:

@@ -12,7 +12,7 @@ import sympy
 
 from .. import dtype as mstype
 from .. import ops
-from ..interpreters.stack import bind, describe_args
+from ..interpreters.stack import MinimsError, bind, describe_args
 from ..common.tensor import Tensor, _describe
 from .base import Primitive, wants_grad
 from . import batch_rules, tangents as T
@@ -316,21 +316,53 @@ class Minimum(_Binary):
         return np.frompyfunc(sympy.Min, 2, 1)(x, y)
 
 
-class FloorDiv(_Binary):
+class IntegerDivisionByZero(MinimsError, ZeroDivisionError):
+    """An integer ``x // 0`` or ``x % 0``: no integer is the answer.  MindSpore 2.10 on the CPU gives
+    one anyway (Int32: ``7 // 0`` is 2147483647, ``-7 // 0`` -2147483648, ``7 % 0`` -2147483648),
+    NumPy 0; minims refuses, as Python does for ``7 // 0``.  A float division gives ±inf or nan."""
+
+
+class _IntegerDivision(_Binary):
+    """``FloorDiv`` and ``FloorMod``: NumPy's ``ufunc``, refusing a zero divisor when both operands are
+    integers (a float zero divisor gives ±inf or nan, as IEEE 754 and MindSpore do)."""
+
     differentiable = False
+    ufunc = None
+    symbol = ""
 
     def impl(self, x, y):
-        return np.floor_divide(x, y)
+        if np.result_type(x, y).kind in "iub" and not np.all(y):
+            raise IntegerDivisionByZero(self._by_zero(x, y))
+        return self.ufunc(x, y)
+
+    def abstract_eval(self, x, y):
+        """The output's type, for a graph being traced: its inputs stand in as zeros, which ``impl``
+        would refuse as divisors, so the type comes from dividing by ones."""
+        return self.ufunc(x, np.ones_like(y) if isinstance(y, np.ndarray) else type(y)(1))
+
+    def _by_zero(self, x, y) -> str:
+        zeros = np.asarray(y) == 0
+        where = "is 0" if zeros.ndim == 0 else (f"holds 0 at index {tuple(int(i) for i in np.argwhere(zeros)[0])} "
+                                               f"({int(zeros.sum())} of its {zeros.size} entries are 0)")
+        dtype = mstype.from_numpy(np.result_type(x, y))
+        return (f"{self.name}: integer {'division' if self.symbol == '//' else 'modulo'} by zero: the divisor "
+                f"{where}, and no {dtype} is x {self.symbol} 0 (MindSpore 2.10 gives a number anyway: in Int32 "
+                f"7 // 0 is 2147483647 and 7 % 0 is -2147483648). Fix: compute in floats, "
+                f"x.astype(mindspore.float32) {self.symbol} y (±inf or nan where y is 0), or keep 0 out of the "
+                "divisor, e.g. ops.select(y == 0, ops.ones_like(y), y).")
+
+
+class FloorDiv(_IntegerDivision):
+    ufunc = staticmethod(np.floor_divide)
+    symbol = "//"
 
     def sympy(self, x, y):
         return np.frompyfunc(lambda a, b: sympy.floor(a / b), 2, 1)(x, y)
 
 
-class FloorMod(_Binary):
-    differentiable = False
-
-    def impl(self, x, y):
-        return np.mod(x, y)
+class FloorMod(_IntegerDivision):
+    ufunc = staticmethod(np.mod)
+    symbol = "%"
 
     def sympy(self, x, y):
         return np.frompyfunc(sympy.Mod, 2, 1)(x, y)

@@ -23,6 +23,19 @@ class ShapeMismatchError(MinimsError, RuntimeError, ValueError):
     channels).  MindSpore 2.10 raises RuntimeError from ``ops.matmul`` and ``Conv2D`` and ValueError
     from ``ops.MatMul`` and ``nn.Dense``; this is both, so either ``except`` catches it."""
 
+
+class DtypeMismatchError(MinimsError, TypeError):
+    """Two operands that must share a dtype do not (a product, a convolution): TypeError, as
+    MindSpore 2.10.  ``mismatch`` is the message without its fix and ``dtypes`` the two dtypes, so
+    that a layer the op ran in can say which of them to cast (``minims.nn.cell_call``)."""
+
+    def __init__(self, op_name: str, names, dtypes, quoted: bool = False):
+        self.dtypes = tuple(dtypes)
+        a, b = (f"'{n}'" for n in names) if quoted else names
+        self.mismatch = f"{op_name}: {a} and {b} must have the same dtype, but got {dtypes[0]} and {dtypes[1]}"
+        super().__init__(f"{self.mismatch}. Fix: cast one of them, e.g. {names[1]}.astype({names[0]}.dtype).")
+
+
 _SCALARS = (bool, int, float, np.bool_, np.integer, np.floating)
 
 

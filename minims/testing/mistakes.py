@@ -44,6 +44,7 @@ SECTIONS = (
     ("optimizer", "Optimizers"),
     ("graph", "jit and Graph mode"),
     ("transforms", "Functional transforms: jvp, vjp, vmap, Jacobians, derivative"),
+    ("checkpoint", "Checkpoints"),
     ("dataset", "The data set (minims.dataset)"),
 )
 
@@ -120,6 +121,12 @@ loss.backward()
     _m("matmul-float64", "ops", "Mixing float32 and float64 (NumPy's default) in one op",
        'ops.matmul(Tensor(np.ones((2, 3), np.float32)), Tensor(np.ones((3, 2))))',
        TypeError, ["MatMul", "Float32", "Float64", "Fix"]),
+    _m("integer-division-by-zero", "ops", "An integer division by zero",
+       'Tensor([7, -7, 0]) // Tensor([0, 0, 0])',
+       ZeroDivisionError, ["FloorDiv", "integer division by zero", "Int64", "Fix"], None,
+       "MindSpore 2.10 on the CPU gives numbers that are no answer: [9223372036854775807, "
+       "-9223372036854775808, 0] here, and -9223372036854775808 for each x % 0 (NumPy gives 0); minims "
+       "refuses, as Python does for 7 // 0."),
     _m("add-broadcast", "ops", "Adding shapes that do not broadcast",
        'Tensor(np.ones((2, 3), np.float32)) + Tensor(np.ones(2, np.float32))',
        ValueError, ["Add", "[2, 3]", "[2]", "broadcast", "Fix"]),
@@ -209,7 +216,7 @@ Net()(Tensor(np.ones((2, 5), np.float32)))
 ''', ValueError, ["Net.fc", "in_channels=3", "[2, 5]", "5 features", "Fix"]),
     _m("dense-float64-input", "cell", "Float64 data (NumPy's default) into a float32 layer",
        'nn.Dense(3, 4)(Tensor(np.random.default_rng(0).normal(size=(2, 3))))',
-       TypeError, ["MatMul", "Float64", "Float32", "Fix"]),
+       TypeError, ["Dense", "MatMul", "Float64", "Float32", "Fix: cast the input", "x.astype(mindspore.float32)"]),
     _m("conv-missing-batch-axis", "cell", "One image without its batch axis into Conv2d",
        'nn.Conv2d(1, 6, 5)(Tensor(np.ones((1, 32, 32), np.float32)))',
        ValueError, ["Conv2d", "4-D", "[1, 32, 32]", "batch dimension"]),
@@ -473,6 +480,9 @@ ms.grad(f)(Tensor([1.0, 2.0]))
 ''', RuntimeError, ["__setitem__", "input of the function being differentiated", "Fix"]),
     _m("mode-as-string", "graph", "mode='graph' instead of the constant",
        'ms.set_context(mode="graph")', TypeError, ["set_context", "mode", "str 'graph'", "GRAPH_MODE"]),
+    _m("context-misspelt-keyword", "graph", "A misspelt keyword in set_context",
+       'ms.set_context(devcie_target="CPU")', ValueError,
+       ["set_context", "'devcie_target'", "not recognized", "Did you mean 'device_target'?"]),
 
     # ----- functional transforms -----------------------------------------------------------------
     _m("jvp-tangent-count", "transforms", "One tangent for a function of two inputs",
@@ -515,6 +525,43 @@ ms.grad(f)(Tensor([1.0, 2.0]))
     _m("derivative-order-zero", "transforms", "order=0 in derivative",
        'ops.derivative(ops.sin, Tensor([1.0, 2.0]), 0)', ValueError,
        ["derivative", "less than 1", "Fix"]),
+
+    # ----- checkpoints -----------------------------------------------------------------------------
+    _m("load-integer-out-of-range", "checkpoint", "Loading an integer its Parameter's dtype cannot hold",
+       '''
+class Counter(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.steps = Parameter(Tensor(0, ms.int32), name="steps")
+
+    def construct(self, x):
+        return x
+
+ms.load_param_into_net(Counter(), {"steps": Parameter(Tensor(5_000_000_000), name="steps")})
+''', RuntimeError, ["load_param_into_net", "5000000000", "Int32", "705032704", "Fix"], None,
+       "MindSpore 2.10 wraps the Int64 value around into the Int32 Parameter and loads 705032704 without "
+       "a word (only strict_load=True refuses the dtypes, with a RuntimeError); minims refuses the value."),
+    _m("checkpoint-cut-short", "checkpoint", "crc_check=True on a copy cut short between two entries",
+       '''
+import os
+
+params = [Parameter(Tensor([1.0]), name="a"), Parameter(Tensor([2.0]), name="b")]
+ms.save_checkpoint(params, "cut.ckpt", crc_check=True)
+whole = open("cut.ckpt", "rb").read()
+open("cut.ckpt", "wb").write(whole[:2 + whole[1]])     # a copy that stopped after the first entry
+try:
+    ms.load_checkpoint("cut.ckpt", crc_check=True)
+finally:
+    os.remove("cut.ckpt")
+''', ValueError, ["load_checkpoint", "'cut.ckpt'", "crc_check=True", "cut short", "Fix"], None,
+       "MindSpore 2.10 warns that the file has no CRC and loads the one entry left, ['a']; minims "
+       "refuses to load unverified what it was asked to verify."),
+    _m("checkpoint-name-lone-surrogate", "checkpoint", "A Parameter name that is not valid text",
+       '''ms.save_checkpoint([Parameter(Tensor([1.0]), name="w\\ud800")], "w.ckpt")''',
+       TypeError, ["save_checkpoint", r"'w\ud800'", "lone surrogate", "Fix"], "same",
+       "MindSpore 2.10 raises the TypeError already in Parameter(...) (\"incompatible function "
+       "arguments\"); minims refuses the name where it cannot be stored, when saving, with an error "
+       "that is a TypeError and a ValueError (MindSpore's type for such a name in append_dict)."),
 
     # ----- the data set ----------------------------------------------------------------------------
     _m("dataset-unknown-split", "dataset", "Asking for a split that does not exist",

@@ -13,7 +13,7 @@ from ... import ops
 from .. import tangents as T
 from ..batch_rules import front, loop, merged_into_first_axis
 from ..base import Primitive, wants_grad
-from ..operands import ShapeMismatchError
+from ..operands import DtypeMismatchError, ShapeMismatchError
 from ._geometry import (_data_format, _four, _is_int, _pad4, _pad_mode, _pair, _require_tensor,
                         _same_pads, _sibling)
 
@@ -177,9 +177,7 @@ class _ConvBase(Primitive):
         for name, v in zip(names, (a, b)):
             _require_tensor(self.name, name, v)
         if a.dtype is not b.dtype:
-            raise TypeError(f"{self.name}: '{names[0]}' and '{names[1]}' must have the same dtype, but got "
-                            f"{a.dtype} and {b.dtype}. Fix: cast one of them, e.g. "
-                            f"{names[1]}.astype({names[0]}.dtype).")
+            raise DtypeMismatchError(self.name, names, (a.dtype, b.dtype), quoted=True)
 
     def _check_dout(self, dy, x_shape, o):
         want = (x_shape[0], o) + self._out_hw(x_shape[2:])
