@@ -30,7 +30,7 @@ import numpy as np
 
 from .. import dtype as mstype
 from ..interpreters import stack
-from ..interpreters.stack import MinimsError, Trace, Tracer, explained, pop_trace, push_trace
+from ..interpreters.stack import MinimsError, Trace, Tracer, pop_trace, push_trace
 from ..common.tensor import Tensor
 from .ir import Equation, Graph, Literal, Var
 
