@@ -172,6 +172,20 @@ for _name in BINARY:
     CASES[_name] = _binary(_name)
 
 
+@cases_for("FloorMod", "Mod")
+def _remainders(rng):
+    # x = (k + f) y with f in [0.2, 0.8]: the quotient x / y is never near a whole number, where the
+    # remainder jumps (and central differences would straddle the jump)
+    out = []
+    for prim in (M.FloorMod(), M.Mod()):
+        for a, b in [((2, 3), (2, 3)), ((2, 3), (3,)), ((3,), ())]:
+            y = values(rng, b, "nonzero")
+            k = rng.integers(-3, 4, a) + rng.uniform(0.2, 0.8, a)
+            x = Tensor(np.asarray(k * np.broadcast_to(y.asnumpy(), a), dtype=np.float64))
+            out.append(_symbolic(prim.name, prim, (x, y)))
+    return out
+
+
 @cases_for("Select")
 def _select(rng):
     out = []

@@ -158,7 +158,7 @@ for _name, _cls in ROUNDED_UNARY.items():
 
 
 EXACT_BINARY = {"Add": M.Add, "Sub": M.Sub, "Mul": M.Mul, "Div": M.Div, "Maximum": M.Maximum,
-                "Minimum": M.Minimum, "FloorDiv": M.FloorDiv, "FloorMod": M.FloorMod, "Greater": C.Greater,
+                "Minimum": M.Minimum, "FloorDiv": M.FloorDiv, "FloorMod": M.FloorMod, "Mod": M.Mod, "Greater": C.Greater,
                 "Less": C.Less, "GreaterEqual": C.GreaterEqual, "LessEqual": C.LessEqual, "Equal": C.Equal,
                 "NotEqual": C.NotEqual, "ReluGrad": A.ReluGrad, "ReLU6Grad": A.ReLU6Grad}
 PAIRS = [((2, 3), (2, 3)), ((3,), (2, 3)), ((2, 1, 3), (4, 1)), ((), (2,))]

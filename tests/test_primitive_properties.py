@@ -143,6 +143,24 @@ def test_relu_grad_primitive(data):
 covers(ops.ReluGrad)
 
 
+@pytest.mark.parametrize("prim", [ops.FloorMod(), ops.Mod()], ids=lambda p: p.name)
+@SETTINGS
+@given(data=st.data())
+def test_remainders(prim, data):
+    """x = (k + f) y with f in [0.2, 0.8]: the quotient stays away from whole numbers, where the
+    remainder jumps."""
+    shapes = data.draw(TWO_SHAPES, label="shapes").input_shapes
+    y = data.draw(tensors(shapes[1], "nonzero"), label="y")
+    shape = np.broadcast_shapes(shapes[0], shapes[1])
+    k = 2 * data.draw(tensors(shape, "any"), label="k").asnumpy()         # [-4, 4]
+    quotient = np.floor(k) + 0.2 + 0.6 * (k - np.floor(k))
+    x = Tensor(quotient * np.broadcast_to(y.asnumpy(), shape))
+    check_grads(prim, (x, y), order=2)
+
+
+covers(ops.FloorMod, ops.Mod)
+
+
 # ----- elementwise binary, with broadcasting ---------------------------------------------------------
 BINARY = {
     "add": (ops.Add(), "any", "any"), "sub": (ops.Sub(), "any", "any"),

@@ -301,7 +301,7 @@ RULES = {
     "Sin": (ops.sin, A23), "Cos": (ops.cos, A23), "Tanh": (ops.tanh, A23),
     "Sigmoid": (ops.sigmoid, A23), "Reciprocal": (ops.reciprocal, P23), "Sign": (ops.sign, MIXED),
     "Floor": (ops.floor, MIXED), "FloorDiv": (ops.floor_divide, MIXED, f64([1.5, -0.7, 2.0])),
-    "FloorMod": (ops.floor_mod, MIXED, f64([1.5, -0.7, 2.0])),
+    "FloorMod": (ops.floor_mod, MIXED, f64([1.5, -0.7, 2.0])), "Mod": (ops.fmod, MIXED, f64([1.5, -0.7, 2.0])),
     "ReLU": (ops.relu, MIXED), "ReLU6": (ops.relu6, MIXED),
     "ReluGrad": (lambda d, o: ops.ReluGrad()(d, o), A23, MIXED),
     "ReLU6Grad": (lambda d, o: ops.ReLU6Grad()(d, o), A23, MIXED),

@@ -34,7 +34,7 @@ _maximum, _minimum = _math.Maximum(), _math.Minimum()
 _neg, _exp, _log, _sqrt, _square = _math.Neg(), _math.Exp(), _math.Log(), _math.Sqrt(), _math.Square()
 _abs, _sign, _sin, _cos, _tanh = _math.Abs(), _math.Sign(), _math.Sin(), _math.Cos(), _math.Tanh()
 _sigmoid, _reciprocal, _floor = _math.Sigmoid(), _math.Reciprocal(), _math.Floor()
-_floordiv, _mod = _math.FloorDiv(), _math.FloorMod()
+_floordiv, _mod, _fmod = _math.FloorDiv(), _math.FloorMod(), _math.Mod()
 _relu, _relu6 = _act.ReLU(), _act.ReLU6()
 _gt, _lt, _ge, _le = _cmp.Greater(), _cmp.Less(), _cmp.GreaterEqual(), _cmp.LessEqual()
 _eq, _ne = _cmp.Equal(), _cmp.NotEqual()
@@ -80,7 +80,16 @@ def floor_divide(input, other):
 
 
 def floor_mod(input, other):
+    """``ops.floor_mod``: ``x - y * floor(x / y)``, the sign of ``y`` (Python's ``%``)."""
     return _mod(input, other)
+
+
+remainder = floor_mod
+
+
+def fmod(input, other):
+    """``ops.fmod``: ``x - y * trunc(x / y)``, the sign of ``x`` (``ops.Mod``)."""
+    return _fmod(input, other)
 
 
 def maximum(input, other):

@@ -360,15 +360,74 @@ class FloorDiv(_IntegerDivision):
         return np.frompyfunc(lambda a, b: sympy.floor(a / b), 2, 1)(x, y)
 
 
-class FloorMod(_IntegerDivision):
+class _Remainder(_IntegerDivision):
+    """A remainder ``x - y * q(x / y)``, with ``q`` the rounding of the quotient (``quotient``): its
+    derivatives are 1 for ``x`` and ``-q(x / y)`` for ``y``, almost everywhere (the quotient is
+    piecewise constant)."""
+
+    differentiable = True
+    skips_unneeded_grads = True
+
+    def quotient(self, x, y, out):  # pragma: no cover - each remainder defines its rounding
+        raise NotImplementedError
+
+    def bprop(self, x, y, out, dout):
+        dx = sum_to(dout, x) if wants_grad(0) else None
+        dy = sum_to(ops.neg(ops.mul(dout, self.quotient(x, y, out))), y) if wants_grad(1) else None
+        return dx, dy
+
+    def jvp(self, primals, tangents):
+        (x, y), (tx, ty) = primals, tangents
+        out = bind(self, x, y)
+        dy = None if ty is None else ops.mul(ty, self.quotient(x, y, out))
+        return out, T.fit(T.sub(tx, dy), out)
+
+
+class FloorMod(_Remainder):
+    """``x - y * floor(x / y)``: the sign of ``y``, as Python's ``%`` (``ops.floor_mod``,
+    ``ops.remainder``, the ``%`` operator)."""
+
     ufunc = staticmethod(np.mod)
     symbol = "%"
 
+    def quotient(self, x, y, out):
+        return ops.floor_divide(x, y)
+
     def sympy(self, x, y):
-        return np.frompyfunc(sympy.Mod, 2, 1)(x, y)
+        return np.frompyfunc(lambda a, b: a - b * _whole_floor(a / b), 2, 1)(x, y)
 
 
-Mod = FloorMod
+def _no_slope(self, argindex=1):
+    return sympy.S.Zero
+
+
+#: SymPy's ``floor`` with derivative 0: the remainders' quotient is piecewise constant, and SymPy
+#: leaves the derivative of ``floor`` unevaluated, which no printer turns into a number.  Named
+#: "floor", so that printers and ``lambdify`` write and evaluate it as ``floor``.
+_whole_floor = type("floor", (sympy.floor,), {"fdiff": _no_slope, "__module__": __name__})
+
+
+class Mod(_Remainder):
+    """``x - y * trunc(x / y)``: the sign of ``x``, as C's ``fmod`` (MindSpore's ``ops.Mod`` and
+    ``ops.fmod``: ``Mod(-7, 2)`` is -1, where ``FloorMod`` gives 1).
+
+    MindSpore 2.10's gradient of ``Mod`` with respect to ``y`` is ``-floor(x / y)`` (4 at x = -7,
+    y = 2), the rule of ``FloorMod``; the derivative of this function is ``-trunc(x / y)`` (3), which
+    minims gives."""
+
+    ufunc = staticmethod(np.fmod)
+    symbol = "%"
+
+    def quotient(self, x, y, out):
+        # trunc(x / y) = floor(x / y) + 1 where the two remainders differ (they then differ by y exactly)
+        floor = ops.floor_divide(x, y)
+        return ops.add(floor, ops.cast(ops.not_equal(ops.floor_mod(x, y), out), floor.dtype))
+
+    def sympy(self, x, y):
+        def fmod(a, b):
+            q = a / b
+            return a - b * sympy.Piecewise((_whole_floor(q), q >= 0), (-_whole_floor(-q), True))
+        return np.frompyfunc(fmod, 2, 1)(x, y)
 
 
 class Neg(_Unary):

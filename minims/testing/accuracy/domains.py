@@ -224,6 +224,7 @@ _BINARY_ANY = {
     "Minimum": (M.Minimum, (_core2,)),
     "FloorDiv": (M.FloorDiv, (Domain("core", (Interval(-100, 100), CORE_NONZERO)),)),
     "FloorMod": (M.FloorMod, (Domain("core", (Interval(-100, 100), CORE_NONZERO)),)),
+    "Mod": (M.Mod, (Domain("core", (Interval(-100, 100), CORE_NONZERO)),)),
     "ReluGrad": (A.ReluGrad, (_core2,)),
     "ReLU6Grad": (A.ReLU6Grad, (Domain("core", (CORE, Interval(-4, 10))),)),
 }
