@@ -38,3 +38,10 @@ def test_remainders_have_the_derivatives_of_their_formulas():
         _, tangent = ops.jvp(f, (x, y), (Tensor(np.ones(4)), Tensor(np.full(4, 0.5))))
         assert tangent.tolist() == (1 + 0.5 * dy).tolist()
         check_grads(f, (x, y), order=2, modes=("fwd", "rev"))
+
+
+def test_a_python_int_converts_to_a_bool_tensor():
+    """Found with issue 22's review: NumPy's raw "Invalid integer data type 'b'" came out.
+    MindSpore 2.10: Tensor(1, bool_), Tensor(5, bool_) and Tensor(-1, bool_) are True, Tensor(0, bool_) False."""
+    assert [Tensor(v, ms.bool_).item() for v in (1, 5, -1, 0)] == [True, True, True, False]
+    assert Tensor(1, ms.bool_).dtype == ms.bool_

@@ -66,6 +66,8 @@ def _python_int_array(value: int, dtype) -> np.ndarray:
         except OverflowError:
             raise IntegerOutOfRange(f"Tensor: the integer {_shown_int(value)} is beyond every float dtype (about "
                                     "1.8e308 at most). Fix: check where the number comes from.") from None
+    if target is not None and target.kind == "bool":
+        return np.asarray(value != 0)            # MindSpore 2.10: Tensor(5, bool_) is True
     np_dtype = np.int64 if target is None else target.np_dtype
     unsigned = (" (MindSpore 2.10 stores 2**63..2**64-1 as UInt64, a dtype minims does not have)"
                 if target is None and 2 ** 63 <= value < 2 ** 64 else "")
