@@ -1,4 +1,4 @@
-"""Remainders: ``ops.Mod``/``ops.fmod`` truncate, ``ops.floor_mod``/``%`` floor, and both are
+"""Found by the lead while merging issue 22. Remainders: ``ops.Mod``/``ops.fmod`` truncate, ``ops.floor_mod``/``%`` floor, and both are
 differentiated (found while fixing issue 22: ``Mod`` was an alias of ``FloorMod``, silently the
 other sign, and both had gradient 0).
 
