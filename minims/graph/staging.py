@@ -138,6 +138,7 @@ class StagingTrace(Trace):
         self.implicit_objs: list = []
         self.implicit_vars: list[Var] = []
         self._implicit_by_id: dict = {}
+        self._written: dict = {}    # id(Parameter) -> how it reads after an ops.assign in the graph
         self.effects: list = []
 
     # ----- values -----------------------------------------------------------------------------
@@ -177,25 +178,54 @@ class StagingTrace(Trace):
 
     def resolve(self, value):
         """Called by ``bind`` for every Tensor argument while this trace is active."""
-        if self.parameters_as_inputs and getattr(value, "_is_parameter", False):
-            return self.implicit(value)
+        if getattr(value, "_is_parameter", False):
+            return self.parameter(value)
         return value
 
-    def record_effect(self, param, value) -> None:
-        """``ops.assign(param, value)`` inside the graph: written after each run."""
-        self.effects.append((param, value))
-        if isinstance(value, StagingTracer) and value._trace is self:
-            self._implicit_by_id[id(param)] = value      # later reads see the new value
+    def parameter(self, param):
+        """What reading ``param`` gives in this graph now: the value last assigned to it in the graph
+        (``record_effect``), else its implicit input (or, if Parameters are constants, itself)."""
+        written = self._written.get(id(param))
+        if type(written) is tuple:      # the first read since an assign: make the read now
+            del self._written[id(param)]
+            reader, value = written
+            written = self._written[id(param)] = self.process(reader, [param, value])
+        if written is not None:
+            return written
+        return self.implicit(param) if self.parameters_as_inputs else param
+
+    def record_effect(self, param, value, read=None, reader=None) -> None:
+        """``ops.assign(param, value)`` inside the graph: written after each run.  How the reads that
+        follow see ``param`` (``ReadAfterAssign``): ``read``, made by the levels above (a gradient
+        level inside the graph that lent the Parameter a stand-in); else ``reader``, the primitive
+        and the value from which the first such read makes it — a graph that writes a Parameter
+        without reading it does not take it as an input."""
+        self.effects.append((param, self._own(value)))
+        if read is None:
+            self._written[id(param)] = (reader[0], self._own(reader[1]))
+        else:
+            self._written[id(param)] = self._own(read)
+            stack.relend(param, read)
+
+    def _own(self, value):
+        """``value`` as this trace holds it: the primal under the levels above it (a ``grad`` inside
+        the compiled function)."""
+        while isinstance(value, Tracer) and value._trace is not self and value._trace.level > self.level:
+            value = value._primal_value()
+        return value
 
     # ----- equations --------------------------------------------------------------------------
     def _operand(self, a):
         if isinstance(a, StagingTracer) and a._trace is self:
             return a._var, a._data
-        if isinstance(a, Tracer) or (self.parameters_as_inputs and getattr(a, "_is_parameter", False)):
+        if getattr(a, "_is_parameter", False):
+            a = self.parameter(a)
+            if isinstance(a, StagingTracer):
+                return a._var, a._data
+            return Literal(Tensor._make(a._data)), a._data      # a constant Parameter: its value now
+        if isinstance(a, Tracer):
             t = self.implicit(a)
             return t._var, t._data
-        if getattr(a, "_is_parameter", False):       # a constant Parameter: its value now
-            return Literal(Tensor._make(a._data)), a._data
         if isinstance(a, Tensor):
             return Literal(a), a._data
         return Literal(a), a
@@ -367,5 +397,6 @@ def trace_to_graph(fn, args, name: str | None = None, parameters_as_inputs: bool
         # these tables hold the trace's own tracers, which point back at it: emptied, the finished
         # trace is freed by reference counting instead of waiting for the cyclic GC
         trace._implicit_by_id.clear()
+        trace._written.clear()
         trace.effects.clear()
         trace.sources.clear()

@@ -30,7 +30,8 @@ import numpy as np
 
 from ..common.tensor import Tensor, _describe
 
-__all__ = ["bind", "dispatch", "Trace", "Tracer", "push_trace", "pop_trace", "lend", "unlend",
+__all__ = ["bind", "dispatch", "Trace", "Tracer", "push_trace", "pop_trace", "lend", "unlend", "relend",
+           "is_lent",
            "parameters_as_themselves", "resolving", "current_value", "active_traces", "snapshot",
            "MinimsError"]
 
@@ -203,26 +204,52 @@ def lend(param, standin) -> object:
     previous = s.lent.get(key)
     s.lent[key] = standin
     s.update()
-    return (key, previous)
+    return (key, previous, standin)
 
 
 def unlend(token) -> None:
-    key, previous = token
+    key, previous, standin = token
     s = _state
     if previous is None:
         s.lent.pop(key, None)
     else:
+        current = s.lent.get(key, standin)
+        if current is not standin:
+            # relent (an ops.assign in a graph being staged): the outer level reads the new value
+            # too, as it holds it
+            while isinstance(current, Tracer) and current._trace.level > previous._trace.level:
+                current = current._primal_value()
+            previous = current
         s.lent[key] = previous
     s.update()
 
 
+def is_lent(param) -> bool:
+    """True when a level lent ``param`` a stand-in (``bind`` sees the stand-in, not the Parameter)."""
+    return id(param) in _state.lent
+
+
+def relend(param, value) -> None:
+    """Make ``bind`` see ``value`` for ``param`` from now on, if a level lent it a stand-in: after an
+    ``ops.assign``, reads see the new value (``value``: ``ReadAfterAssign`` of the stand-in), and the
+    stand-in keeps the value it had, which the rules recorded before the write read."""
+    s = _state
+    if id(param) in s.lent:
+        s.lent[id(param)] = value
+
+
 def current_value(param):
     """What ``bind`` would see for ``param`` right now: its innermost stand-in, or while a graph is
-    being staged its graph input, or the Parameter itself."""
+    being staged its graph input, or else its value now — a Tensor holding the Parameter's array,
+    which a later ``ops.assign`` replaces without changing that Tensor (a level that differentiates
+    the Parameter must keep the value it read)."""
     s = _state
     value = s.lent.get(id(param), param)
     if value is param and s.resolver is not None:
         value = s.resolver(param)
+    if value is param:
+        value = _new(Tensor)
+        value._data = param._data
     return value
 
 

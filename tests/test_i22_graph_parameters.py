@@ -1,0 +1,88 @@
+"""Graph mode, jit and Parameters (issue 22, items 5-12): calls that gave a silently wrong result.
+
+One test per item; each docstring says where the expected value comes from (a MindSpore 2.10 run
+on the oracle, or a closed form worked out by hand).
+"""
+import numpy as np
+import pytest
+
+import minims as ms
+import minims.nn as nn
+import minims.ops as ops
+from minims import Parameter, Tensor, jit
+from minims.testing import leftover_state
+
+MODES = pytest.mark.parametrize("mode", [ms.PYNATIVE_MODE, ms.GRAPH_MODE], ids=["pynative", "graph"])
+
+
+@pytest.fixture(autouse=True)
+def clean():
+    yield
+    ms.set_context(mode=ms.PYNATIVE_MODE)
+    assert not leftover_state(), leftover_state()
+
+
+def _vec(*values):
+    return Tensor(np.array(values, np.float32))
+
+
+# ----- item 5: a Parameter assigned, then read ------------------------------------------------------
+@pytest.mark.parametrize("compiled", [False, True])
+def test_a_read_after_assign_takes_no_gradient_through_the_assignment(compiled):
+    """Item 5.  ``ops.assign(p, 3a); return sum(a * p)`` at a = [1, 2]: MindSpore 2.10 gives the
+    gradient [3, 6] in PyNative, under jit and in Graph mode (oracle run): the read is p's new value
+    3a, and an assignment is not differentiable.  minims gave [6, 12] under jit."""
+    p = Parameter(Tensor(np.zeros(2, np.float32)), name="p")
+
+    def f(a):
+        ops.assign(p, 3 * a)
+        return (a * p).sum()
+    g = ms.grad(jit(f) if compiled else f)(_vec(1, 2))
+    assert g.tolist() == [3.0, 6.0]
+    assert p.asnumpy().tolist() == [3.0, 6.0]
+
+
+@MODES
+def test_a_graph_mode_read_after_assign_is_the_value_written(mode):
+    """Item 5.  ``ops.assign(self.p, 2 p); return a * self.p`` with p = [1, 1], a = [1, 2]:
+    MindSpore 2.10 (oracle, both modes) gives the value [2, 4], the input gradient [2, 2] (the new
+    p) and the weight gradient [1, 2] (a: the read is the Parameter).  minims' Graph mode gave the
+    input gradient [4, 4]: its backward replayed the forward on the Parameter already written."""
+    ms.set_context(mode=mode)
+
+    class Net(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.p = Parameter(Tensor(np.ones(2, np.float32)), name="p")
+
+        def construct(self, a):
+            ops.assign(self.p, 2 * self.p)
+            return a * self.p
+    net = Net()
+    value, (ga, (gp,)) = ms.value_and_grad(net, 0, net.trainable_params())(_vec(1, 2))
+    assert value.tolist() == [2.0, 4.0]
+    assert ga.tolist() == [2.0, 2.0] and gp.tolist() == [1.0, 2.0]
+    assert net.p.asnumpy().tolist() == [2.0, 2.0]
+
+
+@MODES
+def test_a_rule_recorded_before_an_assign_keeps_the_value_it_read(mode):
+    """Item 5.  ``y = a * p; assign(p, 5 p); return y * p`` with p = [1, 1], a = [1, 2]: the output
+    is a * p0 * p1 with p1 = 5 p0, so d/da = p0 * p1 = [5, 5] (MindSpore 2.10 Graph mode gives
+    [5, 5]; its PyNative gives [25, 25], reading the written Parameter in the backward pass) and the
+    weight gradient, both reads counted as p, is a * p1 + y = 6a = [6, 12] (MindSpore, both modes).
+    minims gave [125, 125] and [30, 60] in Graph mode, [25, 25] in PyNative."""
+    ms.set_context(mode=mode)
+
+    class Net(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.p = Parameter(Tensor(np.ones(2, np.float32)), name="p")
+
+        def construct(self, a):
+            y = a * self.p
+            ops.assign(self.p, 5 * self.p)
+            return y * self.p
+    net = Net()
+    ga, (gp,) = ms.grad(net, 0, net.trainable_params())(_vec(1, 2))
+    assert ga.tolist() == [5.0, 5.0] and gp.tolist() == [6.0, 12.0]
