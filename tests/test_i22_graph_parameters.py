@@ -86,3 +86,24 @@ def test_a_rule_recorded_before_an_assign_keeps_the_value_it_read(mode):
     net = Net()
     ga, (gp,) = ms.grad(net, 0, net.trainable_params())(_vec(1, 2))
     assert ga.tolist() == [5.0, 5.0] and gp.tolist() == [6.0, 12.0]
+
+
+# ----- item 6: a Parameter returned as it is ---------------------------------------------------------
+@MODES
+def test_a_weight_returned_as_an_output_gets_the_gradient_of_that_output(mode):
+    """Item 6.  ``construct`` returning ``(x * w, w)`` with w = [1, 2], x = [3, 4]: MindSpore 2.10
+    (oracle, both modes) gives the weight gradient x + 1 = [4, 5], and 1 = [1, 1] for ``return w``
+    alone (so does ``ms.vjp``).  minims gave [3, 4] and [0, 0]: the returned Parameter was not the
+    stand-in the gradient level watched."""
+    ms.set_context(mode=mode)
+    w = Parameter(_vec(1, 2), name="w")
+
+    class Both(nn.Cell):
+        def construct(self, x):
+            return x * w, w
+    x = _vec(3, 4)
+    assert ms.grad(Both(), None, [w])(x)[0].tolist() == [4.0, 5.0]
+    assert ms.grad(lambda x: w, None, [w])(x)[0].tolist() == [1.0, 1.0]
+    assert jit(lambda x: ms.grad(lambda y: w, None, [w])(x))(x)[0].tolist() == [1.0, 1.0]
+    _, vjp_fn = ops.vjp(lambda x: w, x, weights=[w])
+    assert vjp_fn(ops.ones_like(x))[1][0].tolist() == [1.0, 1.0]

@@ -28,7 +28,7 @@ from ..common import undo
 from ..graph.call import GraphCall
 from ..graph.passes import optimize
 from ..graph.staging import rebuild, trace_to_graph
-from ..interpreters.stack import bind, current_value, lend, pop_trace, push_trace, unlend
+from ..interpreters.stack import as_lent, bind, current_value, lend, pop_trace, push_trace, unlend
 from ..common.tensor import Tensor, _describe
 from .grad_api import _check_weights, _flatten
 from .jvp import JVPTrace
@@ -178,7 +178,7 @@ def _record(fn, inputs, weights):
             standin = trace.new_input(current_value(w))
             tokens.append(lend(w, standin))
             weight_leaves.append(standin)
-        out = fn(*leaves)
+        out = as_lent(fn(*leaves))      # a weight returned as it is: its stand-in is the output
     finally:
         for token in reversed(tokens):
             unlend(token)

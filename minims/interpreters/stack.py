@@ -31,7 +31,7 @@ import numpy as np
 from ..common.tensor import Tensor, _describe
 
 __all__ = ["bind", "dispatch", "Trace", "Tracer", "push_trace", "pop_trace", "lend", "unlend", "relend",
-           "is_lent",
+           "is_lent", "as_lent",
            "parameters_as_themselves", "resolving", "current_value", "active_traces", "snapshot",
            "MinimsError"]
 
@@ -222,6 +222,17 @@ def unlend(token) -> None:
             previous = current
         s.lent[key] = previous
     s.update()
+
+
+def as_lent(out):
+    """``out`` (a Tensor, or tuples and lists of them) with each Parameter that a level lent a
+    stand-in replaced by what ``bind`` sees for it: a function that returns a weight itself
+    (``return self.w``) returns it to the level that differentiates it, which then sees the output."""
+    if isinstance(out, (tuple, list)):
+        return type(out)(as_lent(o) for o in out)
+    if isinstance(out, Tensor):
+        return _state.lent.get(id(out), out)
+    return out
 
 
 def is_lent(param) -> bool:
