@@ -107,3 +107,37 @@ def test_a_weight_returned_as_an_output_gets_the_gradient_of_that_output(mode):
     assert jit(lambda x: ms.grad(lambda y: w, None, [w])(x))(x)[0].tolist() == [1.0, 1.0]
     _, vjp_fn = ops.vjp(lambda x: w, x, weights=[w])
     assert vjp_fn(ops.ones_like(x))[1][0].tolist() == [1.0, 1.0]
+
+
+# ----- item 7: a Parameter passed in or returned stays a Parameter -------------------------------------
+def test_a_parameter_passed_to_a_graph_mode_construct_is_written_and_returned_as_itself():
+    """Item 7.  MindSpore 2.10 in Graph mode (oracle): a construct given a Parameter q can
+    ``ops.assign(q, 3x)`` (q becomes [9, 12] for x = [3, 4], and ``q * 1`` reads it), returns q
+    itself (``out is q``), and a construct returning ``self.w`` returns that Parameter (``.name``
+    'w').  minims turned both into plain Tensors, so ops.assign on them was refused."""
+    ms.set_context(mode=ms.GRAPH_MODE)
+
+    class Write(nn.Cell):
+        def construct(self, p, x):
+            ops.assign(p, x * 3)
+            return p * 1
+
+    class Same(nn.Cell):
+        def construct(self, p):
+            return p
+
+    class Own(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.w = Parameter(_vec(1, 2), name="w")
+
+        def construct(self, x):
+            return self.w
+    q, r, x = Parameter(_vec(1, 2), name="q"), Parameter(_vec(5, 6), name="r"), _vec(3, 4)
+    write = Write()
+    assert write(q, x).tolist() == [9.0, 12.0] and q.asnumpy().tolist() == [9.0, 12.0]
+    assert write(r, x * 2).tolist() == [18.0, 24.0] and r.asnumpy().tolist() == [18.0, 24.0]
+    assert q.asnumpy().tolist() == [9.0, 12.0]          # the graph for q does not write r, nor r's q
+    assert Same()(q) is q
+    own = Own()
+    assert own(x) is own.w and own(x).name == "w"

@@ -1,7 +1,8 @@
 """``jit`` (and its old name ``ms_function``): compile a function or a Cell's ``construct``.
 
 The first call with a new *signature* — the shapes and dtypes of the Tensor arguments, the values of
-the other arguments and, for a Cell, its training flag — traces the function into a graph,
+the other arguments (for a Parameter, which one: the function reads and writes it as itself) and,
+for a Cell, its training flag — traces the function into a graph,
 optimises it and keeps it; later calls with the same signature reuse it.  (A graph that indexes by a
 Bool mask also holds how many entries the mask selected; a call whose mask selects another number
 compiles the function again.)  ``traces`` counts
@@ -29,7 +30,7 @@ from ..common.tensor import Tensor
 from .call import GraphCall, backward_graph, interpret
 from .passes import optimize
 from .residuals import ResidualSplit
-from .staging import rebuild, trace_to_graph
+from .staging import is_explicit_input, rebuild, trace_to_graph
 
 __all__ = ["jit", "ms_function", "JitFunction"]
 
@@ -41,6 +42,10 @@ def _static_key(value):
         return ("ndarray", value.shape, value.dtype.str, hashlib.sha1(np.ascontiguousarray(value)).hexdigest())
     if isinstance(value, (tuple, list)):
         return (type(value).__name__, tuple(_static_key(v) for v in value))
+    if isinstance(value, Tensor):
+        # a Parameter argument, passed to the function as itself (``staging.is_explicit_input``): the
+        # graph reads and writes that very Parameter (it holds it, so its id is not reused)
+        return ("Parameter", id(value), value.shape, value.dtype.name)
     try:
         hash(value)
         return (type(value).__name__, value)
@@ -95,7 +100,7 @@ class JitFunction:
         return (self.instance, *args) if self.instance is not None else args
 
     def _signature(self, args):
-        key = [("T", a.shape, a.dtype.name) if isinstance(a, Tensor) else _static_key(a) for a in args]
+        key = [_static_key(a) if not is_explicit_input(a) else ("T", a.shape, a.dtype.name) for a in args]
         if self.instance is not None:
             key.append(("training", getattr(self.instance, "training", None)))
         if self._key_extra is not None:
@@ -130,7 +135,7 @@ class JitFunction:
 
     @staticmethod
     def _run(entry, args):
-        tensors = [a for a in args if isinstance(a, Tensor)] + entry.graph.implicit
+        tensors = [a for a in args if is_explicit_input(a)] + entry.graph.implicit
         if entry.random and active_traces():
             # Under a gradient level, one GraphCall node would get its gradient from the backward
             # graph, which replays the forward pass and so draws the random masks anew.  Run the

@@ -178,7 +178,7 @@ class StagingTrace(Trace):
 
     def resolve(self, value):
         """Called by ``bind`` for every Tensor argument while this trace is active."""
-        if getattr(value, "_is_parameter", False):
+        if _is_parameter(value):
             return self.parameter(value)
         return value
 
@@ -218,7 +218,7 @@ class StagingTrace(Trace):
     def _operand(self, a):
         if isinstance(a, StagingTracer) and a._trace is self:
             return a._var, a._data
-        if getattr(a, "_is_parameter", False):
+        if _is_parameter(a):
             a = self.parameter(a)
             if isinstance(a, StagingTracer):
                 return a._var, a._data
@@ -341,9 +341,9 @@ def _walk(o, counter):
         return (type(o).__name__, [_walk(x, counter) for x in o])
     if isinstance(o, dict):
         return ("dict", [(k, _walk(v, counter)) for k, v in o.items()])
-    if isinstance(o, Tensor):
+    if isinstance(o, Tensor) and not _is_parameter(o):
         return ("leaf", next(counter))
-    return ("static", o)
+    return ("static", o)        # a Parameter returned as it is stays that Parameter, as in PyNative
 
 
 def _collect(out, trace, flat):
@@ -353,8 +353,12 @@ def _collect(out, trace, flat):
     elif isinstance(out, dict):
         for o in out.values():
             _collect(o, trace, flat)
-    elif isinstance(out, Tensor):
+    elif isinstance(out, Tensor) and not _is_parameter(out):
         flat.append(trace._operand(out)[0])
+
+
+def _is_parameter(value) -> bool:
+    return getattr(value, "_is_parameter", False)
 
 
 def rebuild(tree, leaves):
@@ -371,6 +375,11 @@ def rebuild(tree, leaves):
     return tuple(items) if kind == "tuple" else items
 
 
+def is_explicit_input(arg) -> bool:
+    """True for an argument that becomes an explicit input of the graph: a Tensor, not a Parameter."""
+    return isinstance(arg, Tensor) and not _is_parameter(arg)
+
+
 def trace_to_graph(fn, args, name: str | None = None, parameters_as_inputs: bool = True,
                    examples_only: bool = False) -> Graph:
     """Stage ``fn(*args)``: Tensor arguments become graph inputs, other arguments are baked in.
@@ -384,13 +393,15 @@ def trace_to_graph(fn, args, name: str | None = None, parameters_as_inputs: bool
     _tracing.active.append(trace)
     try:
         with stack.resolving(trace.resolve):        # Parameters become graph inputs
-            staged = [trace.new_input(a, None if examples_only else a) if isinstance(a, Tensor) else a
+            # a Parameter argument is passed as itself: read like any Parameter (an implicit input),
+            # written by ops.assign, returned as itself
+            staged = [trace.new_input(a, None if examples_only else a) if is_explicit_input(a) else a
                       for a in args]
             out = fn(*staged)
     finally:
         _tracing.active.remove(trace)
         pop_trace(trace)
-    n_explicit = sum(isinstance(a, Tensor) for a in args)
+    n_explicit = sum(is_explicit_input(a) for a in args)
     try:
         return trace.finish(out, n_explicit)
     finally:
