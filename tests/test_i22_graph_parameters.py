@@ -141,3 +141,26 @@ def test_a_parameter_passed_to_a_graph_mode_construct_is_written_and_returned_as
     assert Same()(q) is q
     own = Own()
     assert own(x) is own.w and own(x).name == "w"
+
+
+# ----- item 8: a Cell attribute set inside a compiled construct -------------------------------------
+@MODES
+def test_an_attribute_set_inside_jit_holds_the_value_of_the_call(mode):
+    """Item 8.  ``self.last = x * 2`` inside a ``@jit`` construct: MindSpore 2.10 (oracle) gives
+    [2, 4] after a call with x = [1, 2] (and keeps that first value after a call with [5, 10]);
+    minims sets it to each call's value, as PyNative does: [2, 4], then [10, 20].  minims left the
+    compile-time placeholder (``value=<%1 in graph ...>``) there."""
+    ms.set_context(mode=mode)
+
+    class Net(nn.Cell):
+        @jit
+        def construct(self, x):
+            self.last = x * 2
+            self.pair = (x, x + 1)
+            return x + 1
+    net = Net()
+    net(_vec(1, 2))
+    assert net.last.tolist() == [2.0, 4.0]
+    net(_vec(5, 10))
+    assert net.last.tolist() == [10.0, 20.0]
+    assert [t.tolist() for t in net.pair] == [[5.0, 10.0], [6.0, 11.0]]

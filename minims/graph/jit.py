@@ -130,8 +130,15 @@ class JitFunction:
             del self._cache[self._signature(args)]
             entry = self._compiled(args)
             out = self._run(entry, args)
-        flat = out if len(entry.graph.outputs) != 1 else (out,)
-        return rebuild(entry.graph.out_tree, list(flat))
+        graph = entry.graph
+        flat = out if len(graph.outputs) != 1 else (out,)
+        n = start = graph.n_outputs
+        for ref, name, tree, count in graph.attributes:
+            cell = ref()
+            if cell is not None:                # a Cell attribute the function set: this run's value
+                setattr(cell, name, rebuild(tree, list(flat[start:start + count])))
+            start += count
+        return rebuild(graph.out_tree, list(flat[:n]))
 
     @staticmethod
     def _run(entry, args):

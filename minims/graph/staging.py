@@ -25,6 +25,7 @@ import re
 import os
 import sys
 import threading
+import weakref
 
 import numpy as np
 
@@ -139,6 +140,7 @@ class StagingTrace(Trace):
         self.implicit_vars: list[Var] = []
         self._implicit_by_id: dict = {}
         self._written: dict = {}    # id(Parameter) -> how it reads after an ops.assign in the graph
+        self._attributes: dict = {}     # (id(Cell), name) -> (weak ref, name, value) set in the graph
         self.effects: list = []
 
     # ----- values -----------------------------------------------------------------------------
@@ -206,6 +208,14 @@ class StagingTrace(Trace):
         else:
             self._written[id(param)] = self._own(read)
             stack.relend(param, read)
+
+    def record_attribute(self, cell, name, value) -> None:
+        """``cell.name = value`` inside the graph: a computed value (or a tuple, list or dict holding
+        some) is a placeholder now, so the compiled function sets the attribute to that value's
+        result after every run."""
+        self._attributes.pop((id(cell), name), None)
+        if _holds_placeholder(value, self):
+            self._attributes[(id(cell), name)] = (weakref.ref(cell), name, value)
 
     def _own(self, value):
         """``value`` as this trace holds it: the primal under the levels above it (a ``grad`` inside
@@ -325,9 +335,15 @@ class StagingTrace(Trace):
     def finish(self, out, n_explicit: int) -> Graph:
         flat, tree = [], _structure(out)
         _collect(out, self, flat)
+        attributes = []
+        for cell, name, value in self._attributes.values():
+            start = len(flat)
+            attributes.append((cell, name, _structure(value)))
+            _collect(value, self, flat)
+            attributes[-1] += (len(flat) - start,)
         return Graph(self.name, self.inputs + self.implicit_vars, self.equations, flat, tree,
                      self.implicit_objs, [(p, self._operand(v)[0]) for p, v in self.effects],
-                     n_explicit)
+                     n_explicit, attributes)
 
 
 def _structure(out):
@@ -355,6 +371,16 @@ def _collect(out, trace, flat):
             _collect(o, trace, flat)
     elif isinstance(out, Tensor) and not _is_parameter(out):
         flat.append(trace._operand(out)[0])
+
+
+def _holds_placeholder(value, trace) -> bool:
+    """True when ``value`` (or a tuple, list or dict it holds) has a value computed in ``trace``."""
+    if isinstance(value, (tuple, list)):
+        return any(_holds_placeholder(v, trace) for v in value)
+    if isinstance(value, dict):
+        return any(_holds_placeholder(v, trace) for v in value.values())
+    own = trace._own(value) if isinstance(value, Tracer) else None
+    return isinstance(own, StagingTracer) and own._trace is trace
 
 
 def _is_parameter(value) -> bool:
@@ -409,5 +435,6 @@ def trace_to_graph(fn, args, name: str | None = None, parameters_as_inputs: bool
         # trace is freed by reference counting instead of waiting for the cyclic GC
         trace._implicit_by_id.clear()
         trace._written.clear()
+        trace._attributes.clear()
         trace.effects.clear()
         trace.sources.clear()
