@@ -164,3 +164,44 @@ def test_an_attribute_set_inside_jit_holds_the_value_of_the_call(mode):
     net(_vec(5, 10))
     assert net.last.tolist() == [10.0, 20.0]
     assert [t.tolist() for t in net.pair] == [[5.0, 10.0], [6.0, 11.0]]
+
+
+# ----- item 9: sens_param with a @jit construct; a custom bprop with a nested output -----------------------
+@MODES
+def test_sens_param_counts_the_inputs_of_a_jit_construct_without_self(mode):
+    """Item 9.  ``GradOperation(get_all=True, sens_param=True)`` of a Cell whose ``@jit``
+    construct is ``x * y``, at x = [1, 2], y = [3, 4], sens = [1, 10]: MindSpore 2.10 (oracle, both
+    modes) gives ([3, 40], [1, 20]).  minims counted ``self`` as an input and refused the call."""
+    ms.set_context(mode=mode)
+
+    class Net(nn.Cell):
+        @jit
+        def construct(self, x, y):
+            return x * y
+    gx, gy = ops.GradOperation(get_all=True, sens_param=True)(Net())(_vec(1, 2), _vec(3, 4), _vec(1, 10))
+    assert gx.tolist() == [3.0, 40.0] and gy.tolist() == [1.0, 20.0]
+
+
+@MODES
+def test_a_custom_bprop_cell_keeps_its_nested_output_structure(mode):
+    """Item 9.  A bprop Cell returning ``(x * y, (x + y, x - y))`` at x = [1, 2], y = [3, 4]:
+    MindSpore 2.10 Graph mode (oracle) returns the nested tuple ([3, 8], ([4, 6], [-2, -2])), passes
+    ``dout`` nested the same way, and the gradients are ([5, 6], [1, 2]) (MindSpore's PyNative
+    passes ``dout`` flat, so this bprop's unpacking fails there; minims passes it nested in both
+    modes).  minims' Graph mode stacked the inner pair into one [2, 2] Tensor (or crashed when the
+    two had different shapes); its PyNative gave the bprop ``None`` for the inner cotangents."""
+    ms.set_context(mode=mode)
+
+    class Net(nn.Cell):
+        def construct(self, x, y):
+            return x * y, (x + y, x - y)
+
+        def bprop(self, x, y, out, dout):
+            d0, (d1, d2) = dout
+            return d0 * y + d1 + d2, d0 * x + d1 - d2
+    x, y = _vec(1, 2), _vec(3, 4)
+    out = Net()(x, y)
+    assert isinstance(out, tuple) and len(out) == 2 and isinstance(out[1], tuple)
+    assert [out[0].tolist(), out[1][0].tolist(), out[1][1].tolist()] == [[3.0, 8.0], [4.0, 6.0], [-2.0, -2.0]]
+    gx, gy = ops.GradOperation(get_all=True)(Net())(x, y)
+    assert gx.tolist() == [5.0, 6.0] and gy.tolist() == [1.0, 2.0]

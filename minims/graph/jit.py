@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import inspect
 import weakref
 
 import numpy as np
@@ -79,6 +80,10 @@ class JitFunction:
         self._key_extra = None          # e.g. a Cell's training flag, for compiled Cell calls
         # name and docstring only: copying __dict__ too would pour a Cell's attributes into this object
         functools.update_wrapper(self, fn, updated=())
+        if instance is not None:
+            # bound to an instance (``@jit`` on ``construct``): the signature a caller sees has no
+            # ``self`` (``inspect.signature`` would otherwise follow ``__wrapped__`` to the function)
+            self.__signature__ = _bound_signature(fn)
 
     @property
     def instance(self):
@@ -190,6 +195,15 @@ class JitFunction:
                 "its gradient replays the forward equations instead. Fix: look at that backward graph "
                 f"with {self.name}.grad_graph(...).")
         return split
+
+
+def _bound_signature(fn):
+    """``fn``'s signature without its first parameter (a method's ``self``); None if unknown."""
+    try:
+        sig = inspect.signature(fn)
+    except (TypeError, ValueError):
+        return None
+    return sig.replace(parameters=list(sig.parameters.values())[1:])
 
 
 def jit(function=None, *, mode="PSJit", input_signature=None, hash_args=None, jit_config=None,
