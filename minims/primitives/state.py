@@ -100,6 +100,6 @@ class ReadAfterAssign(Primitive):
         param, value = args
         return bind(self, batch_rules.front(param, dims[0], size), batch_rules.front(value, None, size)), 0
 
-    def sympy(self, param, value):
-        return value
+    # no ``sympy`` rule: the value is ``value`` but the derivative is ``param``'s, which no SymPy
+    # expression of the two gives (a symbolic reference would be wrong, so there is none)
 
