@@ -55,6 +55,7 @@ from hypothesis.extra import numpy as hnp
 
 from minims import Parameter, Tensor, jit, nn, ops
 from minims import dtype as mstype
+from minims.interpreters.stack import bind
 from minims.primitives import nn as P
 
 __all__ = ["Space", "Meta", "Step", "Special", "Program", "ProgramCell", "programs", "with_weights",
@@ -982,9 +983,11 @@ def _draw_batchnorm(d: _Draw):
     var = np.asarray(draw(st.lists(st.sampled_from([0.5, 1.0, 2.0]), min_size=c, max_size=c)))
     prim = P.BatchNorm(training, eps)
 
+    # bound directly: a training *call* also writes the moving statistics into mean/variance, which
+    # these constants cannot take inside a compiled graph or vmap (BatchNorm's docstring)
     def bn(x, s, b, mean=mean, var=var):
-        return prim(x, s, b, ops.cast(Tensor(mean), x.dtype), ops.cast(Tensor(var), x.dtype))[0]
-    text = (f"P.BatchNorm({training}, {eps})(v{i}, v{scale}, v{bias}, "
+        return bind(prim, x, s, b, ops.cast(Tensor(mean), x.dtype), ops.cast(Tensor(var), x.dtype))[0]
+    text = (f"bind(P.BatchNorm({training}, {eps}), v{i}, v{scale}, v{bias}, "
             f"ops.cast(Tensor(np.array({mean.tolist()!r})), v{i}.dtype), "
             f"ops.cast(Tensor(np.array({var.tolist()!r})), v{i}.dtype))[0]")
     bound = (1.5 * np.sqrt(n * h * w) if training else 1.5 * (m.bound + 1) / np.sqrt(0.5)) + 1.0

@@ -205,3 +205,38 @@ def test_a_custom_bprop_cell_keeps_its_nested_output_structure(mode):
     assert [out[0].tolist(), out[1][0].tolist(), out[1][1].tolist()] == [[3.0, 8.0], [4.0, 6.0], [-2.0, -2.0]]
     gx, gy = ops.GradOperation(get_all=True)(Net())(x, y)
     assert gx.tolist() == [5.0, 6.0] and gy.tolist() == [1.0, 2.0]
+
+
+# ----- item 10: the BatchNorm primitive updates its moving statistics ----------------------------------
+@MODES
+def test_a_training_batchnorm_primitive_updates_mean_and_variance_in_place(mode):
+    """Item 10.  ``ops.BatchNorm(is_training=True)`` (momentum 0.1) on x = [[1, 2, 3], [3, 2, 1]]
+    with Parameters mean = 0, variance = 1: MindSpore 2.10 (oracle, both modes; plain Tensors too)
+    leaves mean = 0.9 * 0 + 0.1 * [2, 2, 2] = [0.2, 0.2, 0.2] and variance = 0.9 * 1 + 0.1 * the
+    *unbiased* batch variance [2, 0, 2] = [1.1, 0.9, 1.1]; on constant data the variance goes 1 -> 0.9.
+    minims left both unchanged."""
+    ms.set_context(mode=mode)
+
+    class Net(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.bn = ops.BatchNorm(is_training=True)
+            self.mean = Parameter(Tensor(np.zeros(3, np.float32)), name="mean", requires_grad=False)
+            self.var = Parameter(Tensor(np.ones(3, np.float32)), name="var", requires_grad=False)
+
+        def construct(self, x):
+            return self.bn(x, Tensor(np.ones(3, np.float32)), Tensor(np.zeros(3, np.float32)),
+                           self.mean, self.var)[0]
+    net = Net()
+    net(Tensor(np.array([[1.0, 2.0, 3.0], [3.0, 2.0, 1.0]], np.float32)))
+    np.testing.assert_allclose(net.mean.asnumpy(), [0.2, 0.2, 0.2], rtol=1e-6)
+    np.testing.assert_allclose(net.var.asnumpy(), [1.1, 0.9, 1.1], rtol=1e-6)
+    constant = Net()
+    constant(Tensor(np.ones((4, 3), np.float32)))
+    np.testing.assert_allclose(constant.var.asnumpy(), [0.9, 0.9, 0.9], rtol=1e-6)
+    if mode == ms.PYNATIVE_MODE:        # a plain Tensor is written too (MindSpore 2.10, PyNative)
+        mean, var = Tensor(np.zeros(3, np.float32)), Tensor(np.ones(3, np.float32))
+        ops.BatchNorm(is_training=True)(Tensor(np.ones((4, 3), np.float32)), Tensor(np.ones(3, np.float32)),
+                                        Tensor(np.zeros(3, np.float32)), mean, var)
+        np.testing.assert_allclose(mean.asnumpy(), [0.1, 0.1, 0.1], rtol=1e-6)
+        np.testing.assert_allclose(var.asnumpy(), [0.9, 0.9, 0.9], rtol=1e-6)
