@@ -240,3 +240,25 @@ def test_a_training_batchnorm_primitive_updates_mean_and_variance_in_place(mode)
                                         Tensor(np.zeros(3, np.float32)), mean, var)
         np.testing.assert_allclose(mean.asnumpy(), [0.1, 0.1, 0.1], rtol=1e-6)
         np.testing.assert_allclose(var.asnumpy(), [0.9, 0.9, 0.9], rtol=1e-6)
+
+
+# ----- item 12: a checkpoint reads values as asnumpy does ------------------------------------------------
+def test_save_checkpoint_refuses_a_value_that_has_none_inside_vmap_or_jit(tmp_path):
+    """Item 12.  Saving ``v * 2`` from inside ``vmap`` wrote example 0 of the batch, and from inside
+    ``jit`` the placeholder's zeros (so did ``Tensor(v)``).  A traced value has no single value
+    there: the save is refused, as ``.asnumpy()`` is (MindSpore 2.10 raises RuntimeError inside
+    vmap; oracle run).  Inside ``grad`` the value exists and is saved: 2 * [[0, 1], [2, 3]]."""
+    path = str(tmp_path / "v.ckpt")
+
+    def save_double(v):
+        ms.save_checkpoint([{"name": "v", "data": v * 2}], path)
+        return v
+    x = Tensor(np.arange(4, dtype=np.float32).reshape(2, 2))
+    with pytest.raises(RuntimeError, match="no single value"):
+        ms.vmap(save_double)(x)
+    with pytest.raises(RuntimeError, match="cannot read the value"):
+        jit(save_double)(x)
+    with pytest.raises(RuntimeError, match="cannot read the value"):
+        jit(lambda v: Tensor(v))(x)             # the same read: a Tensor made from a placeholder
+    ms.grad(lambda v: save_double(v).sum())(x)
+    assert ms.load_checkpoint(path)["v"].asnumpy().tolist() == [[0.0, 2.0], [4.0, 6.0]]

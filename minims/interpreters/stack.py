@@ -98,8 +98,8 @@ class Tracer(Tensor):
         value = self._primal_value()
         return value._concrete() if isinstance(value, Tracer) else value
 
-    def asnumpy(self):
-        return self._concrete().asnumpy()
+    def _value_array(self):
+        return self._concrete()._data
 
     def tolist(self):
         return self._concrete().tolist()
