@@ -262,3 +262,71 @@ def test_save_checkpoint_refuses_a_value_that_has_none_inside_vmap_or_jit(tmp_pa
         jit(lambda v: Tensor(v))(x)             # the same read: a Tensor made from a placeholder
     ms.grad(lambda v: save_double(v).sum())(x)
     assert ms.load_checkpoint(path)["v"].asnumpy().tolist() == [[0.0, 2.0], [4.0, 6.0]]
+
+
+# ----- item 11: a view shares its entries with the Tensor it was taken from ---------------------------
+def test_a_view_and_its_tensor_share_their_entries():
+    """Item 11.  MindSpore 2.10 PyNative (oracle): ``b = t.view((3, 2)); b[0][0] = 100`` makes
+    ``t[0][0]`` 100; ``t[0][0] = 100`` (chained indexing) writes into t; ``r = t[0]; r[1] = 50``
+    writes into t; a write into t shows in a view taken before (``b[2][0]`` becomes 7 after
+    ``t[1, 1] = 7``); ``t.reshape`` shares too.  minims copied silently in every case."""
+    def fresh():
+        return Tensor(np.arange(6, dtype=np.float32).reshape(2, 3))
+    t = fresh()
+    b = t.view((3, 2))
+    b[0][0] = 100
+    assert t.asnumpy().tolist() == [[100.0, 1.0, 2.0], [3.0, 4.0, 5.0]]
+    assert b.asnumpy().tolist() == [[100.0, 1.0], [2.0, 3.0], [4.0, 5.0]]
+    t = fresh()
+    t[0][0] = 100
+    assert t.asnumpy()[0, 0] == 100.0
+    t = fresh()
+    r = t[0]
+    r[1] = 50
+    assert t.asnumpy()[0].tolist() == [0.0, 50.0, 2.0] and r.asnumpy().tolist() == [0.0, 50.0, 2.0]
+    t = fresh()
+    b = t.view((3, 2))
+    t[1, 1] = 7
+    assert b.asnumpy().tolist() == [[0.0, 1.0], [2.0, 3.0], [7.0, 5.0]]
+    t = fresh()
+    t.reshape((3, 2))[0, 0] = 100
+    assert t.asnumpy()[0, 0] == 100.0
+
+
+def test_writes_through_views_are_differentiated_alike_in_every_mode():
+    """Item 11, under grad and jit.  ``t = x * 1; b = t.view((2, 2)); b[0][1] = 5 x3; r = t[1:3];
+    t[2] = 7`` leaves t = [x0, 5 x3, 7, x3], r = [5 x3, 7], b = [[x0, 5 x3], [7, x3]], so
+    ``sum(t x) + sum(r r) + sum(b)`` has the gradient (2 x0 + 1, 5 x3, 7, 5 x1 + 52 x3 + 6) = (3, 20, 7,
+    224) at x = [1, 2, 3, 4] (closed form; MindSpore 2.10's own gradient ignores the sharing, and its
+    Graph mode does not share).  Every mode agrees (check_modes)."""
+    from minims.testing import check_modes
+
+    def h(x):
+        t = x * 1
+        b = t.view((2, 2))
+        b[0][1] = x[3] * 5
+        r = t[1:3]
+        t[2] = 7.0
+        return (t * x).sum() + (r * r).sum() + b.sum()
+    x = Tensor(np.array([1.0, 2.0, 3.0, 4.0]))
+    check_modes(h, (x,))
+    assert ms.grad(h)(x).asnumpy().tolist() == [3.0, 20.0, 7.0, 224.0]
+
+
+def test_a_view_of_a_parameter_follows_its_writes():
+    """Item 11.  ``row = p[0]`` then ``ops.assign(p, 2 p)``: MindSpore 2.10 PyNative (oracle) shows
+    row = [0, 2, 4]; ``row[1] = 9`` writes into p.  A compiled function that assigns p (a write that
+    happens when the graph runs) updates the view after the run: p[0] + 1 = [1, 10, 5]."""
+    p = Parameter(Tensor(np.arange(6, dtype=np.float32).reshape(2, 3)), name="p")
+    row = p[0]
+    ops.assign(p, p * 2)
+    assert row.asnumpy().tolist() == [0.0, 2.0, 4.0]
+    row[1] = 9.0
+    assert p.asnumpy()[0].tolist() == [0.0, 9.0, 4.0]
+
+    @jit
+    def step(x):
+        ops.assign(p, p + x)
+        return p * 1
+    step(Tensor(np.ones((2, 3), np.float32)))
+    assert row.asnumpy().tolist() == [1.0, 10.0, 5.0]

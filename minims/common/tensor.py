@@ -326,6 +326,8 @@ class Tensor:
         if getattr(self, "_is_parameter", False):
             undo.record(self)           # a Cell or grad call that fails puts the old value back
         self._data = arr.copy() if arr is getattr(value, "_data", None) else arr
+        from ..ops import views         # lazy: the ops import this module
+        views.written(self)             # a view and the Tensor it was taken from share entries
         return self
 
 

@@ -53,12 +53,14 @@ class Assign(Primitive):
                 staging.record_effect(variable, value, read=bind(reader, variable, written))
             else:
                 staging.record_effect(variable, value, reader=(reader, written))
+            ops.views.written(variable)     # views of it taken inside the graph read the new value
             return variable
         new = dispatch(self, (variable, value))
         undo.record(variable)           # a Cell or grad call that fails puts the old value back
         variable._data = new._data
         if is_lent(variable):           # a gradient level differentiates it: reads now see new
             relend(variable, bind(ReadAfterAssign(variable.name), variable, new))
+        ops.views.written(variable)     # its views (p[0], p.view(...)) share its entries
         return variable
 
     def batch(self, args, dims, size):

@@ -201,6 +201,7 @@ def _write(name: str, stat, new) -> None:
         ops.assign(stat, new)
     elif type(stat) is Tensor and current_trace() is None:
         stat._data = new._concrete()._data if isinstance(new, Tracer) else new._data
+        ops.views.written(stat)         # a view and the Tensor it was taken from share entries
     else:
         where = ("a Tensor inside a compiled graph (jit or Graph mode), which keeps only Parameters' "
                  "writes" if type(stat) is Tensor else f"a value being differentiated or traced ({_describe(stat)})")
