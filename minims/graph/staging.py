@@ -7,8 +7,13 @@ found by running the primitive's NumPy ``impl`` on zeros of the right shapes (or
 errors as in PyNative happen while tracing.
 
 Parameters read by the function become *implicit inputs* of the graph, so a compiled function always
-sees their current values (and gradients with respect to them work).  Values of outer gradient
-levels that the function closes over are implicit inputs too.  Python control flow on Python values
+sees their current values (and gradients with respect to them work); a Parameter passed as an
+argument is read the same way, and one returned is returned as itself.  After ``ops.assign(p, v)``
+in the graph (written when the graph runs, ``record_effect``), reads of ``p`` are
+``ReadAfterAssign(p, v)``: the value written, the gradient going to the Parameter.  A Cell attribute
+set to a computed value (``self.last = x * 2``) is an extra output, set after every run
+(``record_attribute``).  Values of outer gradient levels that the function closes over are implicit
+inputs too.  Python control flow on Python values
 is simply run (specialised at trace time); asking a placeholder for its value (``if x > 0:``) is a
 ``StaticGraphError`` that names the line and says how to write it instead.
 
@@ -338,9 +343,8 @@ class StagingTrace(Trace):
         attributes = []
         for cell, name, value in self._attributes.values():
             start = len(flat)
-            attributes.append((cell, name, _structure(value)))
             _collect(value, self, flat)
-            attributes[-1] += (len(flat) - start,)
+            attributes.append((cell, name, _structure(value), len(flat) - start))
         return Graph(self.name, self.inputs + self.implicit_vars, self.equations, flat, tree,
                      self.implicit_objs, [(p, self._operand(v)[0]) for p, v in self.effects],
                      n_explicit, attributes)

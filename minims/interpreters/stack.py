@@ -12,7 +12,10 @@ hands down.  That ordering is what keeps nested derivatives free of perturbation
 
 Parameters are not arguments of the functions being differentiated, yet ``grad(f, weights=...)``
 must see them.  A gradient level *lends* each weight a tracer (a stand-in); ``bind`` swaps a lent
-Parameter for its stand-in on the way in, and the Parameter itself is never modified.
+Parameter for its stand-in on the way in, and the Parameter itself is never modified.  The
+stand-in holds the weight's value when it was lent; after an ``ops.assign`` the weight is *relent*
+to the read of the new value (``ReadAfterAssign`` of the stand-in: the gradient still reaches the
+weight), and a weight returned as it is counts as its stand-in (``as_lent``).
 
 ``set_context(check_nan=True)`` swaps the eval interpreter for one that also checks each output for
 NaN/Inf (``minims.interpreters.nan_check``); swapping rather than testing a flag keeps the unchecked
@@ -215,8 +218,8 @@ def unlend(token) -> None:
     else:
         current = s.lent.get(key, standin)
         if current is not standin:
-            # relent (an ops.assign in a graph being staged): the outer level reads the new value
-            # too, as it holds it
+            # relent (an ops.assign since the lending): the outer level reads the new value too,
+            # as it holds it
             while isinstance(current, Tracer) and current._trace.level > previous._trace.level:
                 current = current._primal_value()
             previous = current

@@ -7,10 +7,11 @@ gradient going to the Parameter.  The primitive itself only computes the value t
 and cast to the parameter's dtype); the write is done by ``__call__`` on the Parameter object the
 user passed, so it also happens while a gradient level has lent that parameter a stand-in.
 
-A graph being compiled cannot write yet (the write happens each time the graph runs), so the reads
-that follow an ``ops.assign`` inside it are recorded as ``ReadAfterAssign(param, value)``: the
-value assigned, with the gradient going to the Parameter and none to the value — what PyNative's
-write and later read give.
+The reads that follow an ``ops.assign`` are ``ReadAfterAssign(param, value)`` wherever the Parameter
+is not simply the object just written: the value assigned, with the gradient going to the Parameter
+and none to the value.  A graph being compiled cannot write yet (the write happens each time the
+graph runs), so its later reads are recorded that way; a gradient level that lent the Parameter a
+stand-in is relent that read (``stack.relend``), its stand-in keeping the value earlier rules read.
 """
 from __future__ import annotations
 
