@@ -35,6 +35,7 @@ from minims.primitives import reduce as D
 from minims.primitives import compare as C
 from minims.primitives import input_grads as G
 from minims.primitives import nn as P
+from minims.primitives.state import ReadAfterAssign
 from programs import MulWithBprop, SinWithTripledRule, TanhWithScaledHook
 
 __all__ = ["Case", "CASES", "BUILDERS", "NO_JVP", "values", "lattice"]
@@ -340,6 +341,15 @@ def _cell_hooks(rng):
     cell = TanhWithScaledHook(2.5)
     return [Case("TanhWithScaledHook(2.5)", lambda x: cell(x), (values(rng, (2, 3)),),
                  reference=ops.tanh, cotangent_scale=2.5)]
+
+
+@cases_for("ReadAfterAssign")
+def _read_after_assign(rng):
+    """A Parameter read after ops.assign in a graph: the value written, with the Parameter's
+    derivative (the assignment is not differentiable), the derivative of ``p + 0 * value``."""
+    read = ReadAfterAssign("p")
+    return [Case("ReadAfterAssign", lambda p, v: read(p, v) * 1.5, (values(rng, (2, 3)), values(rng, (2, 3))),
+                 reference=lambda p, v: (p + v * 0.0) * 1.5)]
 
 
 @cases_for("GraphCall")

@@ -57,10 +57,11 @@ from hypothesis.extra import numpy as hnp
 
 from minims import Parameter, Tensor, jit, nn, ops
 from minims import dtype as mstype
+from minims.interpreters.stack import bind
 from minims.primitives import nn as P
 
 __all__ = ["Space", "Meta", "Step", "Special", "Program", "ProgramCell", "programs", "with_weights",
-           "near_a_kink", "BASIC", "MODES", "GRADS", "SPECIAL", "HOOKED", "FAST", "SYMBOLIC",
+           "near_a_kink", "BASIC", "PARAMS", "MODES", "GRADS", "SPECIAL", "HOOKED", "FAST", "SYMBOLIC",
            "SquareWithBprop", "SigmoidWithBprop", "MulWithBprop", "SpikeWithSurrogate",
            "SinWithTripledRule", "TanhWithScaledHook", "scaling_hook", "scaled_identity", "split_parts"]
 
@@ -118,14 +119,18 @@ CORRECT_BPROPS = ("square_bprop", "sigmoid_bprop", "mul_bprop")
 
 BASIC = Space(kinds=BASIC_KINDS)
 INDEX_KINDS = ("index", "index", "write", "write", "escape")
-MODES = Space(kinds=BASIC_KINDS + ("int", "inner_grad", "special", "dense") + NN_KINDS + INDEX_KINDS,
-              dtypes=("float32", "float64"), ints=True, nchw=0.3, steps=(1, 7),
-              specials=CORRECT_BPROPS + ("spike_surrogate", "tripled_rule"), structured=True)
-GRADS = replace(MODES, dtypes=("float64",), values="random", min_lo=0.2, max_bound=1e3,
+_PURE_KINDS = BASIC_KINDS + ("int", "inner_grad", "special", "dense") + NN_KINDS + INDEX_KINDS
+#: Parameters written and read inside the program (ops.assign): for the mode checks only — an
+#: assignment is not differentiable, so central differences (GRADS) and vmap (a batched write) do not apply
+MODES = Space(kinds=_PURE_KINDS + ("param",), dtypes=("float32", "float64"), ints=True, nchw=0.3,
+              steps=(1, 7), specials=CORRECT_BPROPS + ("spike_surrogate", "tripled_rule"), structured=True)
+GRADS = replace(MODES, kinds=_PURE_KINDS, dtypes=("float64",), values="random", min_lo=0.2, max_bound=1e3,
                 specials=CORRECT_BPROPS, structured=False)
-SPECIAL = replace(MODES, dtypes=("float64",), values="random", min_lo=0.2, max_bound=1e3,
+SPECIAL = replace(MODES, kinds=_PURE_KINDS, dtypes=("float64",), values="random", min_lo=0.2, max_bound=1e3,
                   specials=ALL_SPECIALS, need=("special",), steps=(2, 6), structured=False)
 HOOKED = replace(GRADS, specials=CORRECT_BPROPS + ("hook_backward", "cell_hook"), need=("special",))
+#: BASIC programs with at least one Parameter written and read back (``tests/test_mode_equivalence.py``)
+PARAMS = replace(BASIC, kinds=BASIC_KINDS + ("param", "param"), need=("param",))
 FAST = Space(kinds=("unary", "binary", "scalar", "reduce") + NN_KINDS * 2, nchw=1.0,
              dtypes=("float32", "float64"), values="random", shapes=((3,), ()), inputs=(1, 2),
              steps=(2, 7), need=("fast",), min_lo=0.1, max_bound=1e3)
@@ -161,15 +166,18 @@ class Step:
 
     ``decision(*arrays)``: for a line with a kink, the discrete choice it makes at its operands'
     values (which side of relu's kink, which maximum, which branch), as an array; ``None`` for a
-    smooth line.  ``tags``: ``"fast"`` (a primitive with a Numba kernel), ``"nosym"`` (no SymPy rule).
+    smooth line.  ``tags``: ``"fast"`` (a primitive with a Numba kernel), ``"nosym"`` (no SymPy rule),
+    ``"param"`` (writes and reads ``parameters``).
     ``before``/``after``: statements printed before and after the line (``{v}`` in them and in
     ``text`` is the line's own name): a write ``v5[i] = ...`` after ``v5 = ops.mul(v2, 1)``.
     """
 
-    def __init__(self, text, fn, operands, decision=None, tags=(), special=None, before=(), after=()):
+    def __init__(self, text, fn, operands, decision=None, tags=(), special=None, before=(), after=(),
+                 parameters=()):
         self.text, self.fn, self.operands = text, fn, list(operands)
         self.decision, self.tags, self.special = decision, frozenset(tags), special
         self.before, self.after = tuple(before), tuple(after)
+        self.parameters = tuple(parameters)     # Parameters the line writes and reads (``param``)
 
     def lines(self, name: str) -> list:
         """The source lines of the step, its value named ``name``."""
@@ -299,6 +307,11 @@ class Program:
         return any(tag in s.tags or (s.special is not None and s.special.kind == tag) for s in self.steps)
 
     @property
+    def parameters(self) -> list:
+        """The Parameters its lines write and read (``param`` lines), in order."""
+        return [p for s in self.steps for p in s.parameters]
+
+    @property
     def has_hooks(self) -> bool:
         return self.has("hook")
 
@@ -384,7 +397,9 @@ class Program:
     # ----- printing ----------------------------------------------------------------------------
     def __repr__(self):
         names = [f"v{k}" for k, n in enumerate(self.nodes) if isinstance(n, Input)]
-        lines = [f"def program({', '.join(names)}):   # {self.dtype}"]
+        lines = [f"{p.name} = Parameter(Tensor(np.zeros({tuple(p.shape)!r}), ms.{p.dtype.name.lower()}), "
+                 f"name={p.name!r})" for p in self.parameters]
+        lines += [f"def program({', '.join(names)}):   # {self.dtype}"]
         lines += [f"    {line}" for k, n in enumerate(self.nodes) if isinstance(n, Step) for line in n.lines(f"v{k}")]
         first, rest = f"v{self.outputs[0]}", ", ".join(f"v{i}" for i in self.outputs[1:])
         returned = {"dict": f'{{"y": {first}, "rest": [{rest}]}}', "nested": f"({first}, [{rest}])"}
@@ -554,6 +569,14 @@ class _Draw:
         if not cands:
             return None
         return cands[len(cands) - 1 - self.draw(st.integers(0, len(cands) - 1))]
+
+    @staticmethod
+    def broadcast_of(*shapes):
+        """The shape ``shapes`` broadcast to, or None."""
+        try:
+            return tuple(np.broadcast_shapes(*shapes))
+        except ValueError:
+            return None
 
     def broadcast(self, *indices):
         """The shape the values at ``indices`` broadcast to; None when one is missing (None) or
@@ -985,9 +1008,11 @@ def _draw_batchnorm(d: _Draw):
     var = np.asarray(draw(st.lists(st.sampled_from([0.5, 1.0, 2.0]), min_size=c, max_size=c)))
     prim = P.BatchNorm(training, eps)
 
+    # bound directly: a training *call* also writes the moving statistics into mean/variance, which
+    # these constants cannot take inside a compiled graph or vmap (BatchNorm's docstring)
     def bn(x, s, b, mean=mean, var=var):
-        return prim(x, s, b, ops.cast(Tensor(mean), x.dtype), ops.cast(Tensor(var), x.dtype))[0]
-    text = (f"P.BatchNorm({training}, {eps})(v{i}, v{scale}, v{bias}, "
+        return bind(prim, x, s, b, ops.cast(Tensor(mean), x.dtype), ops.cast(Tensor(var), x.dtype))[0]
+    text = (f"bind(P.BatchNorm({training}, {eps}), v{i}, v{scale}, v{bias}, "
             f"ops.cast(Tensor(np.array({mean.tolist()!r})), v{i}.dtype), "
             f"ops.cast(Tensor(np.array({var.tolist()!r})), v{i}.dtype))[0]")
     bound = (1.5 * np.sqrt(n * h * w) if training else 1.5 * (m.bound + 1) / np.sqrt(0.5)) + 1.0
@@ -1127,6 +1152,37 @@ def _draw_escape(d: _Draw):
             Meta(out, bound(metas[i], metas[j])))
 
 
+def _draw_param(d: _Draw):
+    """A Parameter written and read back inside the program: ``ops.assign(p, x * c)``, a read
+    ``first = p * y``, a second write from a read, ``ops.assign(p, p + first)``, and the line's
+    value ``first + p`` (the second value read).  A read sees the value last written, and its gradient
+    goes to the Parameter (differentiated when it is among the weights), none through the assignment.
+    The line writes before it reads, so its value never depends on what an earlier call left in p."""
+    draw, metas = d.draw, d.metas
+    i = d.operand()
+    if i is None:
+        return None
+    shape = metas[i].shape
+    j = d.operand(pred=lambda m: d.broadcast_of(m.shape, shape) == shape)
+    if j is None:
+        return None
+    c = draw(st.sampled_from(SCALARS))
+    name = f"p{len(d.nodes)}"
+    param = Parameter(Tensor(np.zeros(shape), getattr(mstype, d.dtype)), name=name)
+
+    def write_and_read(x, y, p=param, c=c):
+        ops.assign(p, ops.mul(x, c))
+        first = ops.mul(p, y)
+        ops.assign(p, ops.add(p, first))
+        return ops.add(first, p)
+    before = (f"ops.assign({name}, ops.mul(v{i}, {c!r}))", f"{{v}}_first = ops.mul({name}, v{j})",
+              f"ops.assign({name}, ops.add({name}, {{v}}_first))")
+    bound = metas[i].bound * abs(c) * (1.0 + 2.0 * metas[j].bound)
+    return (Step(f"ops.add({{v}}_first, {name})", write_and_read, [i, j], tags=("param", "nosym"),
+                 before=before, parameters=(param,)),
+            Meta(shape, bound))
+
+
 #: How each kind of line is drawn: ``kind -> drawer(d)`` returning ``(Step, Meta)``, or None when no
 #: earlier value fits.
 _DRAWERS = {
@@ -1136,7 +1192,7 @@ _DRAWERS = {
     "inner_grad": _draw_inner_grad, "special": _draw_special,
     "dense": _draw_dense, "flatten": _draw_flatten, "xent": _draw_xent, "conv": _draw_conv,
     "pool": _draw_pool, "batchnorm": _draw_batchnorm,
-    "index": _draw_index, "write": _draw_write, "escape": _draw_escape,
+    "index": _draw_index, "write": _draw_write, "escape": _draw_escape, "param": _draw_param,
 }
 
 
@@ -1215,6 +1271,9 @@ def programs(draw, space=BASIC):
         d.nodes.append(Step(f"ops.cast(v{last}, ms.{dtype})", lambda a, dt=getattr(mstype, dtype): ops.cast(a, dt), [last]))
         d.metas.append(Meta(d.metas[last].shape, d.metas[last].bound))
         outputs = (len(d.nodes) - 1,) + outputs[1:]
+    # a line that writes and reads Parameters is always an output: its values and gradients are the point
+    outputs += tuple(k for k, n in enumerate(d.nodes) if isinstance(n, Step) and "param" in n.tags
+                     and k not in outputs)
     form = draw(st.sampled_from(["flat", "flat", "dict", "nested"])) if space.structured else "flat"
     program = Program(d.nodes, outputs, dtype, form)
     rng = np.random.default_rng(draw(st.integers(0, 2 ** 32 - 1))) if space.values == "random" else None

@@ -38,6 +38,7 @@ from minims.primitives import math as M
 from minims.primitives import nn as P
 from minims.primitives import reduce as D
 from minims.primitives import table
+from minims.primitives.state import ReadAfterAssign
 from minims.testing import leftover_state
 from programs import MulWithBprop, TanhWithScaledHook
 
@@ -355,10 +356,21 @@ def _pooling():
 
 @cases("BatchNorm")
 def _batch_norm():
-    """Inference folds the vmap batch into N; training computes each example's own statistics (loop)."""
-    return [BCase(f"BatchNorm({training})", lambda x, s, b, m, v, bn=P.BatchNorm(training, 1e-3): bn(x, s, b, m, v),
+    """Inference folds the vmap batch into N; training computes each example's own statistics (loop).
+    The primitive is bound directly: a training *call* also writes the moving statistics back into
+    mean/variance, which refuses a batch (as MindSpore's vmap of a training BatchNorm does)."""
+    return [BCase(f"BatchNorm({training})",
+                  lambda x, s, b, m, v, bn=P.BatchNorm(training, 1e-3): stack.bind(bn, x, s, b, m, v),
                   args_of(rand(3, 2, 2, 2), rand(2), rand(2), rand(2), rand(2, low=0.5)))
             for training in (False, True)]
+
+
+@cases("ReadAfterAssign")
+def _read_after_assign():
+    """A Parameter read after ops.assign in a graph: the value written, the same for every example
+    (a batched value is refused, as Assign refuses it)."""
+    written = Tensor(np.array([0.5, -1.0, 2.0]))
+    return [BCase("ReadAfterAssign", lambda p: stack.bind(ReadAfterAssign("p"), p, written), args_of(rand(3)))]
 
 
 @cases("SoftmaxCrossEntropyWithLogits", "SparseSoftmaxCrossEntropyWithLogits")

@@ -14,6 +14,8 @@ Cell, the same under ``set_context(mode=GRAPH_MODE)``, all in float64, and asser
    unary/binary ops (broadcasting between (3,), (2, 3), (2, 1) and ()), reductions, matmul,
    reshape/transpose, select on a comparison, softmax, activations, on inputs in safe domains (the
    ``BASIC`` space of ``tests/programs.py``; ``tests/test_fuzz.py`` searches larger ones).
+   Programs of the ``PARAMS`` space also write Parameters with ``ops.assign`` and read them back
+   (issue 22), differentiated with respect to those Parameters too.
    Bounded and deterministic by default; ``MINIMS_DEEP=1`` runs a long randomised search::
 
        MINIMS_DEEP=1 python -m pytest tests/test_mode_equivalence.py -k random
@@ -39,7 +41,7 @@ from minims import Parameter, Tensor, jit
 from minims import dtype as mstype
 from minims.graph import is_staging
 from minims.testing import MODE_FAMILIES, ModeResults, check_modes, leftover_state
-from programs import BASIC, ProgramCell, programs, with_weights
+from programs import BASIC, PARAMS, ProgramCell, programs, with_weights
 from seed_cells import (GradNet, IFNode, MatMulBpropNet, NetWithParam, Relu6Net,  # noqa: E402
                         TensorAddNet, Threshold, XYYNet, relusigmoid)
 
@@ -397,6 +399,26 @@ def test_random_programs_with_weights_agree_in_every_mode(case, chosen):
         check_modes(cell, rest, weights=weights)
     except AssertionError as exc:
         raise AssertionError(f"{exc}\n\nthe program:\n{program!r}\nweights: inputs {chosen}") from None
+
+
+@RANDOM_SETTINGS
+@given(case=programs(PARAMS), as_cell=st.booleans(), differentiated=st.booleans())
+def test_random_programs_writing_parameters_agree_in_every_mode(case, as_cell, differentiated):
+    """Programs that write Parameters (``ops.assign``) and read them back (issue 22, items 5-7): the
+    values and the gradients with respect to the inputs and, when ``differentiated``, to the
+    Parameters written agree in every mode.  A read sees the value last written; its gradient goes
+    to the Parameter, none through the assignment (MindSpore's rule, in every mode)."""
+    program, args = case
+    start = time.perf_counter()
+    try:
+        check_modes(ProgramCell(program) if as_cell else program, args, params=program.parameters,
+                    weights=program.parameters if differentiated else None)
+    except AssertionError as exc:
+        raise AssertionError(f"{exc}\n\nthe program:\n{program!r}\nas_cell={as_cell}, "
+                             f"differentiated={differentiated}") from None
+    finally:
+        RUN_STATS["programs"] += 1
+        RUN_STATS["seconds"] += time.perf_counter() - start
 
 
 def teardown_module():

@@ -15,6 +15,7 @@ from __future__ import annotations
 import inspect
 
 from ..common.parameter import Parameter
+from ..graph.staging import rebuild
 from ..interpreters import stack
 from ..primitives.base import MinimsError, Primitive
 from ..common.tensor import Tensor, _describe
@@ -45,6 +46,7 @@ class CellBprop(Primitive):
         self.path = path
         self.n_inputs = n_inputs
         self.params = params
+        self.tree = ("leaf", 0)     # construct's output structure (set by each forward run)
 
     @property
     def name(self) -> str:
@@ -56,7 +58,16 @@ class CellBprop(Primitive):
                   for a in arrays[:self.n_inputs]]
         with stack.parameters_as_themselves():       # inside the node, weights are constants
             out = self.cell.construct(*inputs)
-        return _unwrap(out)
+        # the primitive's outputs are the Tensors of construct's output, flat: a nested tuple
+        # ((a, (b, c))) is three outputs, rebuilt by ``structured`` for the caller and the bprop
+        leaves = []
+        self.tree = _tree(out, leaves)
+        arrays = tuple(t._data for t in leaves)
+        return arrays[0] if self.tree[0] == "leaf" else arrays
+
+    def structured(self, flat):
+        """The primitive's flat output (a Tensor, or a tuple of them) in construct's structure."""
+        return rebuild(self.tree, list(flat) if isinstance(flat, tuple) else [flat])
 
     # ----- forward mode: the user's rule, transposed -----------------------------------------------
     def jvp(self, primals, tangents):
@@ -67,7 +78,7 @@ class CellBprop(Primitive):
     # ----- backward: the user's rule ------------------------------------------------------------
     def bprop(self, *args):
         inputs = args[:self.n_inputs]
-        out, dout = args[-2], args[-1]
+        out, dout = self.structured(args[-2]), self.structured(args[-1])
         # a Parameter passed in as a forward input is an input like any other (MindSpore accepts it)
         allowed = {id(p) for p in self.params} | {id(a) for a in inputs if isinstance(a, Tensor)}
         guard = _ParameterGuard(self, allowed)
@@ -168,9 +179,13 @@ class _ParameterGuard:
                 )
 
 
-def _unwrap(out):
-    if isinstance(out, Tensor):
-        return out._data
+def _tree(out, leaves: list):
+    """``out``'s structure in ``staging.rebuild``'s form, its Tensors appended to ``leaves``."""
     if isinstance(out, (tuple, list)):
-        return tuple(_unwrap(o) for o in out)
-    return out
+        return (type(out).__name__, [_tree(o, leaves) for o in out])
+    if isinstance(out, dict):
+        return ("dict", [(k, _tree(v, leaves)) for k, v in out.items()])
+    if isinstance(out, Tensor):
+        leaves.append(out)
+        return ("leaf", len(leaves) - 1)
+    return ("static", out)

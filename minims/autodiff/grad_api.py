@@ -13,7 +13,7 @@ from .. import ops
 from ..common import undo
 from ..common.function_check import require_function
 from ..common.parameter import Parameter
-from ..interpreters.stack import MinimsError, current_value, lend, pop_trace, push_trace, unlend
+from ..interpreters.stack import MinimsError, as_lent, current_value, lend, pop_trace, push_trace, unlend
 from ..common.tensor import Tensor, _describe
 from .tape import TapeTrace
 
@@ -107,12 +107,13 @@ def _vjp(fn, args, positions, weights, has_aux, sens, where):
                 standins[id(w)] = trace.new_input(current_value(w))
                 tokens.append(lend(w, standins[id(w)]))
         weight_leaves = [standins[id(w)] for w in weights]
-        out = fn(*boxed)
+        returned = fn(*boxed)
+        out = as_lent(returned)         # a weight returned as it is: its stand-in is the output
     finally:
         for token in reversed(tokens):
             unlend(token)
         pop_trace(trace)
-    value = _unbox(out, trace)
+    value = _unbox(returned, trace)
     if has_aux and not (isinstance(out, (tuple, list)) and len(out) >= 2):
         # ValueError, as MindSpore ("When has_aux is True, origin fn requires more than one outputs")
         raise ValueError(f"{where}: has_aux=True needs a function returning a tuple (output, aux, ...), "

@@ -15,6 +15,7 @@ from .. import ops
 from ..interpreters import nan_check
 from ..interpreters.stack import Trace, Tracer, dispatch, evaluator, MinimsError
 from ..primitives.base import gradient_mask
+from ..common.parameter import Parameter
 from ..common.tensor import Tensor
 
 __all__ = ["TapeTrace", "TapeTracer", "Node", "GradientError", "check_every_rule"]
@@ -95,11 +96,13 @@ class TapeTrace(Trace):
                 a, parent = a._primal, (a._node, a._index)
             else:
                 parent = None
-                # a constant Tensor is kept as it is now (a later t[i] = v gives it a new array)
-                if type(a) is Tensor:
-                    c = _new(Tensor)
-                    c._data = a._data
-                    a = c
+            # a constant Tensor, or a Parameter (a lent weight's primal is the Parameter itself), is
+            # kept as it is now: a later t[i] = v or ops.assign gives it a new array, and the rule
+            # must see the value this operation read
+            if (type(a) is Tensor and parent is None) or isinstance(a, Parameter):
+                c = _new(Tensor)
+                c._data = a._data
+                a = c
             if not below and type(a) is not Tensor and isinstance(a, Tracer):
                 below = True
             primals.append(a)

@@ -30,7 +30,7 @@ from ..common.function_check import require_function
 from ..graph.call import GraphCall
 from ..graph.passes import optimize
 from ..graph.staging import rebuild, trace_to_graph
-from ..interpreters.stack import Tracer, bind, current_value, lend, pop_trace, push_trace, unlend
+from ..interpreters.stack import Tracer, as_lent, bind, current_value, lend, pop_trace, push_trace, unlend
 from ..common.tensor import Tensor, _describe
 from .grad_api import _check_weights, _flatten
 from .jvp import JVPTrace
@@ -181,7 +181,7 @@ def _record(fn, inputs, weights):
             standin = trace.new_input(current_value(w))
             tokens.append(lend(w, standin))
             weight_leaves.append(standin)
-        out = fn(*leaves)
+        out = as_lent(fn(*leaves))      # a weight returned as it is: its stand-in is the output
     finally:
         for token in reversed(tokens):
             unlend(token)

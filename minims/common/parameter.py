@@ -71,6 +71,8 @@ class Parameter(Tensor):
             )
         undo.record(self)               # a Cell or grad call that fails puts the old value back
         self._data = arr.astype(self._data.dtype, copy=True)
+        from ..ops import views         # lazy: the ops import this module
+        views.written(self)             # its views share its entries
         return self
 
     def clone(self, init="same"):

@@ -93,7 +93,7 @@ def _ragged_rows(data):
 def _to_array(data, dtype) -> np.ndarray:
     """Convert Tensor input data to a NumPy array with MindSpore's default dtypes."""
     if isinstance(data, Tensor):
-        arr = data._data
+        arr = data._value_array()       # a traced value: the value it stands for, or a refusal
     elif isinstance(data, np.ndarray):
         arr = data
     elif isinstance(data, np.generic):
@@ -228,7 +228,13 @@ class Tensor:
     # ----- conversion -----------------------------------------------------------------------
     def asnumpy(self) -> np.ndarray:
         """A NumPy copy of the data (changing it does not change the Tensor)."""
-        return self._data.copy()
+        return self._value_array().copy()
+
+    def _value_array(self) -> np.ndarray:
+        """The array of this Tensor's value, for whatever reads values out of minims (``asnumpy``, a
+        checkpoint): a Tensor's own array; a tracer's the value it stands for, raising where it has
+        none (a graph's placeholder, a batch inside vmap) — never its placeholder array."""
+        return self._data
 
     def numpy(self) -> np.ndarray:
         return self.asnumpy()
@@ -334,6 +340,8 @@ class Tensor:
         if getattr(self, "_is_parameter", False):
             undo.record(self)           # a Cell or grad call that fails puts the old value back
         self._data = arr.copy() if arr is getattr(value, "_data", None) else arr
+        from ..ops import views         # lazy: the ops import this module
+        views.written(self)             # a view and the Tensor it was taken from share entries
         return self
 
 

@@ -56,8 +56,11 @@ def atomic(fn, *args):
     try:
         return fn(*args)
     except BaseException:
+        from ..ops import views         # lazy: the ops import this module
         for param, data in log.values():
             param._data = data
+        for param, _ in log.values():
+            views.written(param)        # views of it taken before the call follow it back
         raise
     finally:
         state.open = None

@@ -199,8 +199,12 @@ def _build(graph: Graph, compact: bool):
         if len(eq.outs) > 1:
             node.port_names = [repr(v) for v in eq.outs]
 
+    n = graph.n_outputs
+    set_labels = [f"set {name}" for _, name, _, count in graph.attributes for _ in range(count)]
     for i, out in enumerate(graph.outputs):
-        label = "output" if len(graph.outputs) == 1 else f"output {i}"
+        label = "output" if n == 1 else f"output {i}"
+        if i >= n:                  # a Cell attribute the function set (``Graph.attributes``)
+            label = set_labels[i - n]
         type_line = out.type if isinstance(out, Var) else "constant"
         node = _Node("output", [(label, "name"), (type_line, "type")], f"output-{i}", next(seq), 1, 0)
         if compact:

@@ -28,6 +28,7 @@ import numpy as np
 from .. import fast
 from ..common import undo
 from ..interpreters import nan_check
+from .. import ops                 # the module (ops.views at run time): the ops import this package
 from ..interpreters.stack import MinimsError, explained
 from .ir import Graph, Var
 
@@ -119,6 +120,7 @@ class Plan:
         for (param, _), value in zip(self.graph.effects, results[self._n_out:]):
             undo.record(param)
             param._data = np.array(value, dtype=param._data.dtype)
+            ops.views.written(param)    # its views taken outside the graph share its entries
         return [r if type(r) is np.ndarray else np.asarray(r) for r in results[:self._n_out]]
 
     def _locate_failure(self, arrays) -> None:

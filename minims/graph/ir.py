@@ -11,6 +11,9 @@ same table PyNative uses::
 Inputs are the function's Tensor arguments followed by its *implicit* inputs: Parameters (and
 values from outer gradient levels) that the function reads without receiving them as arguments.
 ``effects`` lists Parameter writes (``ops.assign``) that the executor performs after a run.
+``attributes`` names the Cell attributes the function set to a computed value (``self.last = x * 2``):
+their values are the graph's last outputs, after the function's own, and the compiled function sets
+each attribute to its value after every run.
 """
 from __future__ import annotations
 
@@ -95,7 +98,8 @@ def _prim_label(prim) -> str:
 class Graph:
     """A traced function: inputs, equations, outputs (in the function's output structure)."""
 
-    def __init__(self, name, inputs, equations, outputs, out_tree, implicit, effects, n_explicit):
+    def __init__(self, name, inputs, equations, outputs, out_tree, implicit, effects, n_explicit,
+                 attributes=()):
         self.name = name
         self.inputs = list(inputs)          # Vars: explicit Tensor arguments, then implicit ones
         self.equations = list(equations)
@@ -104,8 +108,15 @@ class Graph:
         self.implicit = list(implicit)      # objects fed to the implicit inputs (Parameters ...)
         self.effects = list(effects)        # (Parameter, Var | Literal): write after a run
         self.n_explicit = n_explicit
+        # (weak reference to a Cell, attribute name, value structure, number of outputs): the last outputs
+        self.attributes = list(attributes)
         self.removed = {}                   # pass name -> equations it removed (see passes.py)
         self._backward = None
+
+    @property
+    def n_outputs(self) -> int:
+        """The number of the function's own outputs (the attribute values follow them)."""
+        return len(self.outputs) - sum(count for *_, count in self.attributes)
 
     @property
     def num_equations(self) -> int:
@@ -122,7 +133,12 @@ class Graph:
             lines.append("  " + eq.text())
         for param, value in self.effects:
             lines.append(f"  assign {param.name} <- {value!r}")
-        outs = ", ".join(repr(o) for o in self.outputs)
+        n = start = self.n_outputs
+        for cell, name, _, count in self.attributes:
+            values = ", ".join(repr(o) for o in self.outputs[start:start + count])
+            lines.append(f"  set {type(cell()).__name__}.{name} <- {values}")
+            start += count
+        outs = ", ".join(repr(o) for o in self.outputs[:n])
         if not self.outputs and self.out_tree[0] == "static":
             outs = repr(self.out_tree[1])
         lines.append(f"  return {outs}")
@@ -140,7 +156,7 @@ class Graph:
 
     def copy(self) -> "Graph":
         g = Graph(self.name, self.inputs, self.equations, self.outputs, self.out_tree, self.implicit,
-                  self.effects, self.n_explicit)
+                  self.effects, self.n_explicit, self.attributes)
         g.removed = dict(self.removed)
         return g
 

@@ -1,7 +1,8 @@
 """``jit`` (and its old name ``ms_function``): compile a function or a Cell's ``construct``.
 
 The first call with a new *signature* — the shapes and dtypes of the Tensor arguments, the values of
-the other arguments and, for a Cell, its training flag — traces the function into a graph,
+the other arguments (for a Parameter, which one: the function reads and writes it as itself) and,
+for a Cell, its training flag — traces the function into a graph,
 optimises it and keeps it; later calls with the same signature reuse it.  (A graph that indexes by a
 Bool mask also holds how many entries the mask selected; a call whose mask selects another number
 compiles the function again.)  ``traces`` counts
@@ -19,6 +20,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import inspect
 import weakref
 
 import numpy as np
@@ -29,7 +31,7 @@ from ..common.tensor import Tensor
 from .call import GraphCall, backward_graph, interpret
 from .passes import optimize
 from .residuals import ResidualSplit
-from .staging import rebuild, trace_to_graph
+from .staging import is_explicit_input, rebuild, trace_to_graph
 
 __all__ = ["jit", "ms_function", "JitFunction"]
 
@@ -41,6 +43,10 @@ def _static_key(value):
         return ("ndarray", value.shape, value.dtype.str, hashlib.sha1(np.ascontiguousarray(value)).hexdigest())
     if isinstance(value, (tuple, list)):
         return (type(value).__name__, tuple(_static_key(v) for v in value))
+    if isinstance(value, Tensor):
+        # a Parameter argument, passed to the function as itself (``staging.is_explicit_input``): the
+        # graph reads and writes that very Parameter (it holds it, so its id is not reused)
+        return ("Parameter", id(value), value.shape, value.dtype.name)
     try:
         hash(value)
         return (type(value).__name__, value)
@@ -74,6 +80,10 @@ class JitFunction:
         self._key_extra = None          # e.g. a Cell's training flag, for compiled Cell calls
         # name and docstring only: copying __dict__ too would pour a Cell's attributes into this object
         functools.update_wrapper(self, fn, updated=())
+        if instance is not None:
+            # bound to an instance (``@jit`` on ``construct``): the signature a caller sees has no
+            # ``self`` (``inspect.signature`` would otherwise follow ``__wrapped__`` to the function)
+            self.__signature__ = _bound_signature(fn)
 
     @property
     def instance(self):
@@ -95,7 +105,7 @@ class JitFunction:
         return (self.instance, *args) if self.instance is not None else args
 
     def _signature(self, args):
-        key = [("T", a.shape, a.dtype.name) if isinstance(a, Tensor) else _static_key(a) for a in args]
+        key = [_static_key(a) if not is_explicit_input(a) else ("T", a.shape, a.dtype.name) for a in args]
         if self.instance is not None:
             key.append(("training", getattr(self.instance, "training", None)))
         if self._key_extra is not None:
@@ -125,12 +135,19 @@ class JitFunction:
             del self._cache[self._signature(args)]
             entry = self._compiled(args)
             out = self._run(entry, args)
-        flat = out if len(entry.graph.outputs) != 1 else (out,)
-        return rebuild(entry.graph.out_tree, list(flat))
+        graph = entry.graph
+        flat = out if len(graph.outputs) != 1 else (out,)
+        n = start = graph.n_outputs
+        for ref, name, tree, count in graph.attributes:
+            cell = ref()
+            if cell is not None:                # a Cell attribute the function set: this run's value
+                setattr(cell, name, rebuild(tree, list(flat[start:start + count])))
+            start += count
+        return rebuild(graph.out_tree, list(flat[:n]))
 
     @staticmethod
     def _run(entry, args):
-        tensors = [a for a in args if isinstance(a, Tensor)] + entry.graph.implicit
+        tensors = [a for a in args if is_explicit_input(a)] + entry.graph.implicit
         if entry.random and active_traces():
             # Under a gradient level, one GraphCall node would get its gradient from the backward
             # graph, which replays the forward pass and so draws the random masks anew.  Run the
@@ -178,6 +195,15 @@ class JitFunction:
                 "its gradient replays the forward equations instead. Fix: look at that backward graph "
                 f"with {self.name}.grad_graph(...).")
         return split
+
+
+def _bound_signature(fn):
+    """``fn``'s signature without its first parameter (a method's ``self``); None if unknown."""
+    try:
+        sig = inspect.signature(fn)
+    except (TypeError, ValueError):
+        return None
+    return sig.replace(parameters=list(sig.parameters.values())[1:])
 
 
 def jit(function=None, *, mode="PSJit", input_signature=None, hash_args=None, jit_config=None,

@@ -11,13 +11,15 @@ from __future__ import annotations
 import numpy as np
 
 from ..autodiff.grad_api import vjp_call
-from ..common import undo
 from ..common.tensor import Tensor
 from ..interpreters.stack import bind
 from .ir import Graph, Var
-from .staging import current_trace, trace_to_graph
+from ..primitives.state import Assign
+from .staging import trace_to_graph
 
 __all__ = ["interpret", "stage_vjp"]
+
+_ASSIGN = Assign()
 
 
 def interpret(graph: Graph, args, effects: bool = True):
@@ -39,14 +41,10 @@ def interpret(graph: Graph, args, effects: bool = True):
                 env[v.index] = r
         else:
             env[eq.outs[0].index] = result
-    if effects and graph.effects:
-        staging = current_trace()
+    if effects:
         for param, value in graph.effects:
-            if staging is not None:
-                staging.record_effect(param, read(value))
-            else:
-                undo.record(param)          # a failing outer call puts the old array back
-                param._data = np.array(read(value)._data, dtype=param._data.dtype)
+            # as ops.assign does: written now, or recorded by a graph being staged (jit inside jit)
+            _ASSIGN(param, read(value))
     outs = [read(o) for o in graph.outputs]
     return outs[0] if len(outs) == 1 else tuple(outs)
 

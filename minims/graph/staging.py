@@ -7,8 +7,13 @@ found by running the primitive's NumPy ``impl`` on zeros of the right shapes (or
 errors as in PyNative happen while tracing.
 
 Parameters read by the function become *implicit inputs* of the graph, so a compiled function always
-sees their current values (and gradients with respect to them work).  Values of outer gradient
-levels that the function closes over are implicit inputs too.  Python control flow on Python values
+sees their current values (and gradients with respect to them work); a Parameter passed as an
+argument is read the same way, and one returned is returned as itself.  After ``ops.assign(p, v)``
+in the graph (written when the graph runs, ``record_effect``), reads of ``p`` are
+``ReadAfterAssign(p, v)``: the value written, the gradient going to the Parameter.  A Cell attribute
+set to a computed value (``self.last = x * 2``) is an extra output, set after every run
+(``record_attribute``).  Values of outer gradient levels that the function closes over are implicit
+inputs too.  Python control flow on Python values
 is simply run (specialised at trace time); asking a placeholder for its value (``if x > 0:``) is a
 ``StaticGraphError`` that names the line and says how to write it instead.
 
@@ -25,6 +30,7 @@ import re
 import os
 import sys
 import threading
+import weakref
 
 import numpy as np
 
@@ -146,6 +152,8 @@ class StagingTrace(Trace):
         self.implicit_objs: list = []
         self.implicit_vars: list[Var] = []
         self._implicit_by_id: dict = {}
+        self._written: dict = {}    # id(Parameter) -> how it reads after an ops.assign in the graph
+        self._attributes: dict = {}     # (id(Cell), name) -> (weak ref, name, value) set in the graph
         self.effects: list = []
 
     # ----- values -----------------------------------------------------------------------------
@@ -185,25 +193,62 @@ class StagingTrace(Trace):
 
     def resolve(self, value):
         """Called by ``bind`` for every Tensor argument while this trace is active."""
-        if self.parameters_as_inputs and getattr(value, "_is_parameter", False):
-            return self.implicit(value)
+        if _is_parameter(value):
+            return self.parameter(value)
         return value
 
-    def record_effect(self, param, value) -> None:
-        """``ops.assign(param, value)`` inside the graph: written after each run."""
-        self.effects.append((param, value))
-        if isinstance(value, StagingTracer) and value._trace is self:
-            self._implicit_by_id[id(param)] = value      # later reads see the new value
+    def parameter(self, param):
+        """What reading ``param`` gives in this graph now: the value last assigned to it in the graph
+        (``record_effect``), else its implicit input (or, if Parameters are constants, itself)."""
+        written = self._written.get(id(param))
+        if type(written) is tuple:      # the first read since an assign: make the read now
+            del self._written[id(param)]
+            reader, value = written
+            written = self._written[id(param)] = self.process(reader, [param, value])
+        if written is not None:
+            return written
+        return self.implicit(param) if self.parameters_as_inputs else param
+
+    def record_effect(self, param, value, read=None, reader=None) -> None:
+        """``ops.assign(param, value)`` inside the graph: written after each run.  How the reads that
+        follow see ``param`` (``ReadAfterAssign``): ``read``, made by the levels above (a gradient
+        level inside the graph that lent the Parameter a stand-in); else ``reader``, the primitive
+        and the value from which the first such read makes it — a graph that writes a Parameter
+        without reading it does not take it as an input."""
+        self.effects.append((param, self._own(value)))
+        if read is None:
+            self._written[id(param)] = (reader[0], self._own(reader[1]))
+        else:
+            self._written[id(param)] = self._own(read)
+            stack.relend(param, read)
+
+    def record_attribute(self, cell, name, value) -> None:
+        """``cell.name = value`` inside the graph: a computed value (or a tuple, list or dict holding
+        some) is a placeholder now, so the compiled function sets the attribute to that value's
+        result after every run."""
+        self._attributes.pop((id(cell), name), None)
+        if _holds_placeholder(value, self):
+            self._attributes[(id(cell), name)] = (weakref.ref(cell), name, value)
+
+    def _own(self, value):
+        """``value`` as this trace holds it: the primal under the levels above it (a ``grad`` inside
+        the compiled function)."""
+        while isinstance(value, Tracer) and value._trace is not self and value._trace.level > self.level:
+            value = value._primal_value()
+        return value
 
     # ----- equations --------------------------------------------------------------------------
     def _operand(self, a):
         if isinstance(a, StagingTracer) and a._trace is self:
             return a._var, a._data
-        if isinstance(a, Tracer) or (self.parameters_as_inputs and getattr(a, "_is_parameter", False)):
+        if _is_parameter(a):
+            a = self.parameter(a)
+            if isinstance(a, StagingTracer):
+                return a._var, a._data
+            return Literal(Tensor._make(a._data)), a._data      # a constant Parameter: its value now
+        if isinstance(a, Tracer):
             t = self.implicit(a)
             return t._var, t._data
-        if getattr(a, "_is_parameter", False):       # a constant Parameter: its value now
-            return Literal(Tensor._make(a._data)), a._data
         if isinstance(a, Tensor):
             return Literal(a), a._data
         return Literal(a), a
@@ -289,9 +334,14 @@ class StagingTrace(Trace):
     def finish(self, out, n_explicit: int) -> Graph:
         flat, tree = [], _structure(out)
         _collect(out, self, flat)
+        attributes = []
+        for cell, name, value in self._attributes.values():
+            start = len(flat)
+            _collect(value, self, flat)
+            attributes.append((cell, name, _structure(value), len(flat) - start))
         return Graph(self.name, self.inputs + self.implicit_vars, self.equations, flat, tree,
                      self.implicit_objs, [(p, self._operand(v)[0]) for p, v in self.effects],
-                     n_explicit)
+                     n_explicit, attributes)
 
 
 def _structure(out):
@@ -305,9 +355,9 @@ def _walk(o, counter):
         return (type(o).__name__, [_walk(x, counter) for x in o])
     if isinstance(o, dict):
         return ("dict", [(k, _walk(v, counter)) for k, v in o.items()])
-    if isinstance(o, Tensor):
+    if isinstance(o, Tensor) and not _is_parameter(o):
         return ("leaf", next(counter))
-    return ("static", o)
+    return ("static", o)        # a Parameter returned as it is stays that Parameter, as in PyNative
 
 
 def _collect(out, trace, flat):
@@ -317,8 +367,22 @@ def _collect(out, trace, flat):
     elif isinstance(out, dict):
         for o in out.values():
             _collect(o, trace, flat)
-    elif isinstance(out, Tensor):
+    elif isinstance(out, Tensor) and not _is_parameter(out):
         flat.append(trace._operand(out)[0])
+
+
+def _holds_placeholder(value, trace) -> bool:
+    """True when ``value`` (or a tuple, list or dict it holds) has a value computed in ``trace``."""
+    if isinstance(value, (tuple, list)):
+        return any(_holds_placeholder(v, trace) for v in value)
+    if isinstance(value, dict):
+        return any(_holds_placeholder(v, trace) for v in value.values())
+    own = trace._own(value) if isinstance(value, Tracer) else None
+    return isinstance(own, StagingTracer) and own._trace is trace
+
+
+def _is_parameter(value) -> bool:
+    return getattr(value, "_is_parameter", False)
 
 
 def rebuild(tree, leaves):
@@ -333,6 +397,11 @@ def rebuild(tree, leaves):
         return {k: rebuild(t, leaves) for k, t in body}
     items = [rebuild(t, leaves) for t in body]
     return tuple(items) if kind == "tuple" else items
+
+
+def is_explicit_input(arg) -> bool:
+    """True for an argument that becomes an explicit input of the graph: a Tensor, not a Parameter."""
+    return isinstance(arg, Tensor) and not _is_parameter(arg)
 
 
 def trace_to_graph(fn, args, name: str | None = None, parameters_as_inputs: bool = True,
@@ -351,18 +420,22 @@ def trace_to_graph(fn, args, name: str | None = None, parameters_as_inputs: bool
     _tracing.active.append(trace)
     try:
         with stack.resolving(trace.resolve):        # Parameters become graph inputs
-            staged = [trace.new_input(a, None if examples_only else a) if isinstance(a, Tensor) else a
+            # a Parameter argument is passed as itself: read like any Parameter (an implicit input),
+            # written by ops.assign, returned as itself
+            staged = [trace.new_input(a, None if examples_only else a) if is_explicit_input(a) else a
                       for a in args]
             out = fn(*staged)
     finally:
         _tracing.active.remove(trace)
         pop_trace(trace)
-    n_explicit = sum(isinstance(a, Tensor) for a in args)
+    n_explicit = sum(is_explicit_input(a) for a in args)
     try:
         return trace.finish(out, n_explicit)
     finally:
         # these tables hold the trace's own tracers, which point back at it: emptied, the finished
         # trace is freed by reference counting instead of waiting for the cyclic GC
         trace._implicit_by_id.clear()
+        trace._written.clear()
+        trace._attributes.clear()
         trace.effects.clear()
         trace.sources.clear()

@@ -12,7 +12,10 @@ hands down.  That ordering is what keeps nested derivatives free of perturbation
 
 Parameters are not arguments of the functions being differentiated, yet ``grad(f, weights=...)``
 must see them.  A gradient level *lends* each weight a tracer (a stand-in); ``bind`` swaps a lent
-Parameter for its stand-in on the way in, and the Parameter itself is never modified.
+Parameter for its stand-in on the way in, and the Parameter itself is never modified.  The
+stand-in holds the weight's value when it was lent; after an ``ops.assign`` the weight is *relent*
+to the read of the new value (``ReadAfterAssign`` of the stand-in: the gradient still reaches the
+weight), and a weight returned as it is counts as its stand-in (``as_lent``).
 
 ``set_context(check_nan=True)`` swaps the eval interpreter for one that also checks each output for
 NaN/Inf (``minims.interpreters.nan_check``); swapping rather than testing a flag keeps the unchecked
@@ -33,7 +36,8 @@ import numpy as np
 
 from ..common.tensor import Tensor, _describe
 
-__all__ = ["bind", "dispatch", "Trace", "Tracer", "push_trace", "pop_trace", "lend", "unlend",
+__all__ = ["bind", "dispatch", "Trace", "Tracer", "push_trace", "pop_trace", "lend", "unlend", "relend",
+           "is_lent", "as_lent",
            "parameters_as_themselves", "resolving", "current_value", "active_traces", "snapshot",
            "MinimsError", "explained"]
 
@@ -100,8 +104,8 @@ class Tracer(Tensor):
         value = self._primal_value()
         return value._concrete() if isinstance(value, Tracer) else value
 
-    def asnumpy(self):
-        return self._concrete().asnumpy()
+    def _value_array(self):
+        return self._concrete()._data
 
     def tolist(self):
         return self._concrete().tolist()
@@ -206,26 +210,63 @@ def lend(param, standin) -> object:
     previous = s.lent.get(key)
     s.lent[key] = standin
     s.update()
-    return (key, previous)
+    return (key, previous, standin)
 
 
 def unlend(token) -> None:
-    key, previous = token
+    key, previous, standin = token
     s = _state
     if previous is None:
         s.lent.pop(key, None)
     else:
+        current = s.lent.get(key, standin)
+        if current is not standin:
+            # relent (an ops.assign since the lending): the outer level reads the new value too,
+            # as it holds it
+            while isinstance(current, Tracer) and current._trace.level > previous._trace.level:
+                current = current._primal_value()
+            previous = current
         s.lent[key] = previous
     s.update()
 
 
+def as_lent(out):
+    """``out`` (a Tensor, or tuples and lists of them) with each Parameter that a level lent a
+    stand-in replaced by what ``bind`` sees for it: a function that returns a weight itself
+    (``return self.w``) returns it to the level that differentiates it, which then sees the output."""
+    if isinstance(out, (tuple, list)):
+        return type(out)(as_lent(o) for o in out)
+    if isinstance(out, Tensor):
+        return _state.lent.get(id(out), out)
+    return out
+
+
+def is_lent(param) -> bool:
+    """True when a level lent ``param`` a stand-in (``bind`` sees the stand-in, not the Parameter)."""
+    return id(param) in _state.lent
+
+
+def relend(param, value) -> None:
+    """Make ``bind`` see ``value`` for ``param`` from now on, if a level lent it a stand-in: after an
+    ``ops.assign``, reads see the new value (``value``: ``ReadAfterAssign`` of the stand-in), and the
+    stand-in keeps the value it had, which the rules recorded before the write read."""
+    s = _state
+    if id(param) in s.lent:
+        s.lent[id(param)] = value
+
+
 def current_value(param):
     """What ``bind`` would see for ``param`` right now: its innermost stand-in, or while a graph is
-    being staged its graph input, or the Parameter itself."""
+    being staged its graph input, or else its value now — a Tensor holding the Parameter's array,
+    which a later ``ops.assign`` replaces without changing that Tensor (a level that differentiates
+    the Parameter must keep the value it read)."""
     s = _state
     value = s.lent.get(id(param), param)
     if value is param and s.resolver is not None:
         value = s.resolver(param)
+    if value is param:
+        value = _new(Tensor)
+        value._data = param._data
     return value
 
 

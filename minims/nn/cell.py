@@ -25,6 +25,7 @@ from collections import OrderedDict
 
 from ..common.parameter import Parameter, ParameterTuple
 from ..common.tensor import _describe
+from ..graph.staging import current_trace
 from . import param_names
 from .cell_call import call_cell
 from .cell_tree import check_no_cycle, subtree_parameters, tree_repr, walk
@@ -124,6 +125,9 @@ class Cell:
             if "_params" in d:                   # a plain value replaces a registered one
                 d["_params"].pop(name, None)
                 d["_cells"].pop(name, None)
+            staging = current_trace()
+            if staging is not None:             # compiling: a computed value is set after each run
+                staging.record_attribute(self, name, value)
             object.__setattr__(self, name, value)
 
     def __getattr__(self, name):

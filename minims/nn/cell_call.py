@@ -257,4 +257,4 @@ def _call_with_bprop(cell, args, kwargs):
             "PyNative mode only; a Graph-mode bprop may not use Parameters (the documentation's "
             "constraint). Fix: run this Cell in PyNative mode, or pass the weight in as an input.")
     node = CellBprop(cell, cell.path, len(args), params)
-    return bind(node, *args, *params)
+    return node.structured(bind(node, *args, *params))

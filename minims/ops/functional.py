@@ -23,6 +23,7 @@ from ..primitives import state as _state
 from ..interpreters.stack import MinimsError, Tracer
 from ..primitives.operands import normalize_axis
 from ..common.tensor import Tensor, _describe
+from . import views
 
 class InPlaceWriteError(MinimsError, RuntimeError):
     """``t[i] = v`` that cannot be recorded: into a differentiated input, or a traced value into a
@@ -326,6 +327,9 @@ def setitem(input, index, value):
       respect to the old value would be meaningless.
     * A constant Tensor: it gets a new array; writing a value that is being differentiated into it
       is refused (a constant cannot carry a gradient).
+
+    A view (``t[i]``, ``t.view(...)``) and the Tensor it was taken from share their entries, as in
+    MindSpore: the write is passed on between them (``views.py``).
     """
     if not isinstance(value, Tensor):
         value = value if isinstance(value, (bool, int, float)) else Tensor(value, input.dtype)
@@ -347,6 +351,7 @@ def setitem(input, index, value):
             "as a new Tensor, e.g. with ops.select or ops.concat, or start from a traced value "
             "(y = x * 0 + constant).")
     input._become(new)
+    views.written(input)        # a view shares its entries with the Tensor it was taken from
     return input
 
 

@@ -141,18 +141,8 @@ def batch_norm(input_x, running_mean, running_var, weight, bias, training=False,
     for name, v in (("input_x", input_x), ("running_mean", running_mean), ("running_var", running_var),
                     ("weight", weight), ("bias", bias)):
         _tensor("batch_norm", name, v)
-    outs = _nn.BatchNorm(training, eps, momentum)(input_x, weight, bias, running_mean, running_var)
-    if training:
-        for stat, new in ((running_mean, outs[1]), (running_var, outs[2])):
-            # bookkeeping, not computation: no gradient flows into the update; ops.assign makes it
-            # an effect of the graph when compiled (Graph mode updates the statistics on every run)
-            update = ops.cast(ops.add(ops.mul(ops.stop_gradient(stat), 1 - momentum),
-                                  ops.mul(ops.stop_gradient(new), momentum)), stat.dtype)
-            if getattr(stat, "_is_parameter", False):
-                ops.assign(stat, update)
-            else:
-                stat._data = update._data
-    return outs[0]
+    # in training the primitive updates running_mean/running_var itself, as MindSpore's does
+    return _nn.BatchNorm(training, eps, momentum)(input_x, weight, bias, running_mean, running_var)[0]
 
 
 # ----- dropout ----------------------------------------------------------------------------------

@@ -11,22 +11,34 @@ from .. import dtype as mstype
 from ..interpreters.stack import Tracer
 from ..common.tensor import Tensor
 from .. import ops
+from . import views
 
 
 def _reflect(fn):
     return lambda self, other: fn(other, self)
 
 
+# ----- views: the result shares its entries with self (``views.py``), as in MindSpore's PyNative mode
+def _getitem(self, index):
+    return views.taken(self, ops.getitem(self, index), "index", index)
+
+
 def _reshape(self, *shape):
     if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
         shape = tuple(shape[0])
-    return ops.reshape(self, shape)
+    out = ops.reshape(self, shape)
+    return views.taken(self, out, "reshape", out.shape)
 
 
 def _transpose(self, *axes):
     if len(axes) == 1 and isinstance(axes[0], (tuple, list)):
         axes = tuple(axes[0])
-    return ops.transpose(self, axes if axes else None)
+    return _transposed(self, axes if axes else None)
+
+
+def _transposed(self, axes):
+    perm = tuple(range(self.ndim))[::-1] if axes is None else tuple(a % max(self.ndim, 1) for a in axes)
+    return views.taken(self, ops.transpose(self, perm), "transpose", perm)
 
 
 def _sum(self, axis=None, keepdims=False, *, keep_dims=None, dtype=None):
@@ -51,15 +63,18 @@ def _astype(self, dtype, copy=True):
 
 
 def _squeeze(self, axis=None):
-    return ops.squeeze(self, axis)
+    out = ops.squeeze(self, axis)
+    return views.taken(self, out, "reshape", out.shape)
 
 
 def _expand_dims(self, axis):
-    return ops.expand_dims(self, axis)
+    out = ops.expand_dims(self, axis)
+    return views.taken(self, out, "reshape", out.shape)
 
 
 def _flatten(self, order="C", *, start_dim=0, end_dim=-1):
-    return ops.flatten(self, start_dim, end_dim)
+    out = ops.flatten(self, start_dim, end_dim)
+    return views.taken(self, out, "reshape", out.shape)
 
 
 def _view(self, *shape):
@@ -108,7 +123,7 @@ _METHODS = {
     "__and__": ops.logical_and, "__or__": ops.logical_or,
     "__gt__": ops.gt, "__lt__": ops.lt, "__ge__": ops.ge, "__le__": ops.le,
     "__eq__": ops.equal, "__ne__": ops.ne,
-    "__getitem__": ops.getitem, "__setitem__": ops.setitem,
+    "__getitem__": _getitem, "__setitem__": ops.setitem,
     "reshape": _reshape, "view": _view, "transpose": _transpose, "permute": _transpose,
     "sum": _sum, "mean": _mean, "var": ops.var, "std": ops.std, "max": _max, "min": _min,
     "argmax": _argmax, "argmin": _argmin, "any": _any, "all": _all,
@@ -155,8 +170,8 @@ def install() -> None:
     for name, fn in _METHODS.items():
         setattr(Tensor, name, fn)
     Tensor.__array_ufunc__ = _array_ufunc
-    Tensor.T = property(lambda self: ops.transpose(self, None))
-    Tensor.mT = property(lambda self: ops.transpose(self, tuple(range(self.ndim - 2)) + (self.ndim - 1, self.ndim - 2)))
+    Tensor.T = property(lambda self: _transposed(self, None))
+    Tensor.mT = property(lambda self: _transposed(self, tuple(range(self.ndim - 2)) + (self.ndim - 1, self.ndim - 2)))
     Tensor.__hash__ = lambda self: id(self)       # defining __eq__ would otherwise drop hashing
 
 

@@ -173,6 +173,30 @@ loss.backward()
     _m("primitive-attribute-type", "primitive", "An attribute of the wrong type",
        'ops.ReduceSum(keep_dims="yes")(Tensor([1.0, 2.0]))',
        TypeError, ["ReduceSum", "keep_dims", "bool", "str 'yes'", "Fix"]),
+    _m("primitive-batchnorm-training-in-vmap", "primitive",
+       "A training BatchNorm inside vmap (it writes its moving statistics)",
+       '''
+bn = ops.BatchNorm(is_training=True)
+scale, bias = Tensor(np.ones(3, np.float32)), Tensor(np.zeros(3, np.float32))
+mean, var = Tensor(np.zeros(3, np.float32)), Tensor(np.ones(3, np.float32))
+def f(x):
+    return bn(x, scale, bias, mean, var)[0]
+ms.vmap(f)(Tensor(np.ones((2, 4, 3), np.float32)))
+''', ValueError, ["BatchNorm", "vmap", "in place", "Fix", "is_training=False"]),
+    _m("primitive-batchnorm-training-tensor-in-jit", "primitive",
+       "A training BatchNorm writing its moving statistics into plain Tensors inside jit",
+       '''
+bn = ops.BatchNorm(is_training=True)
+scale, bias = Tensor(np.ones(3, np.float32)), Tensor(np.zeros(3, np.float32))
+mean, var = Tensor(np.zeros(3, np.float32)), Tensor(np.ones(3, np.float32))
+@ms.jit
+def f(x):
+    return bn(x, scale, bias, mean, var)[0]
+f(Tensor(np.array([[1.0, 2.0, 3.0], [3.0, 2.0, 1.0]], np.float32)))
+''', ValueError, ["BatchNorm", "written back into 'mean'", "compiled graph", "Fix", "Parameter"],
+       mindspore=None,
+       note="MindSpore writes the new statistics into the Tensors (mean becomes [0.2, 0.2, 0.2]); a minims "
+            "graph keeps only Parameters' writes, so it refuses rather than leave them unchanged."),
 
     # ----- calling a Cell --------------------------------------------------------------------------
     _m("cell-without-construct", "cell", "A Cell with no construct method",

@@ -5,8 +5,9 @@ from __future__ import annotations
 import numpy as np
 from ... import ops
 from ... import fast as _fast          # the fast-path switch: _fast.enabled
-from ...interpreters.stack import bind
-from ...common.tensor import _describe
+from ...graph.staging import current_trace
+from ...interpreters.stack import MinimsError, Tracer, bind
+from ...common.tensor import Tensor, _describe
 from .. import tangents as T
 from ..base import Primitive
 from ..batch_rules import loop, merged_into_first_axis
@@ -25,8 +26,14 @@ class BatchNorm(Primitive):
     * inference: ``y`` uses the given ``mean``/``variance``; the other four outputs are
       ``mean, variance, mean, variance`` (the documented values of the reserve spaces).
 
-    Unlike MindSpore's kernel, this primitive never writes into ``mean``/``variance``; updating the
-    moving statistics is the caller's job (``ops.batch_norm``, ``nn.BatchNorm2d``).
+    In training, as MindSpore's kernel, a call also updates ``mean`` and ``variance`` in place:
+    ``new = (1 - momentum) * old + momentum * batch``, with the *unbiased* batch variance (checked on
+    MindSpore 2.10: momentum 0.1 takes a variance of 1 to 0.9 on constant data).  A Parameter is
+    written with ``ops.assign`` (an effect of a compiled graph, undone if the call fails); a plain
+    Tensor gets new data in PyNative.  What cannot be written — a plain Tensor inside a compiled
+    graph, a value being differentiated, a batch inside ``vmap`` (MindSpore refuses that too) — is
+    refused (``_write``).  The update is bookkeeping, done by ``__call__`` after the primitive is
+    applied (``bind`` itself computes without writing): no gradient flows through it.
     Gradients flow to ``x``, ``scale`` and ``bias`` (and through every output that depends on
     them); ``mean`` and ``variance`` get none.
     """
@@ -65,7 +72,13 @@ class BatchNorm(Primitive):
             raise ValueError(f"BatchNorm: training needs more than one value per channel to compute a "
                              f"variance, but input_x has shape {list(x.shape)}. Fix: use a batch of at "
                              "least 2, or is_training=False.")
-        return bind(self, x, scale, bias, mean, variance)
+        outs = bind(self, x, scale, bias, mean, variance)
+        if self.is_training:
+            for name, stat, batch in (("mean", mean, outs[1]), ("variance", variance, outs[2])):
+                new = ops.add(ops.mul(ops.stop_gradient(stat), 1.0 - self.momentum),
+                              ops.mul(ops.stop_gradient(batch), self.momentum))
+                _write(name, stat, ops.cast(new, stat.dtype))
+        return outs
 
     @staticmethod
     def _axes(x):
@@ -169,3 +182,30 @@ class BatchNorm(Primitive):
         dscale = ops.cast(ops.sum(ops.mul(dy, xhat), axes), scale.dtype)
         dbias = ops.cast(ops.sum(dy, axes), bias.dtype)
         return ops.cast(dx, x.dtype), dscale, dbias, None, None
+
+
+class BatchNormWriteError(MinimsError, ValueError):
+    """``BatchNorm(is_training=True)`` cannot write its moving statistics into ``mean``/``variance``
+    (MindSpore raises ValueError for the one case it refuses, a batch inside ``vmap``)."""
+
+
+def _write(name: str, stat, new) -> None:
+    """Write the updated moving statistic ``new`` into ``stat`` (``BatchNorm``'s docstring)."""
+    if current_trace() is None and new._has_no_value():
+        raise BatchNormWriteError(
+            f"BatchNorm: in training the moving statistics are updated in place, so a batch inside vmap "
+            f"(one new '{name}' per example) cannot be written into one Tensor (MindSpore: \"does not "
+            "support Vmap during training\"). Fix: stack the examples into the batch (N) axis and call "
+            "BatchNorm once, or use is_training=False inside vmap.")
+    if getattr(stat, "_is_parameter", False):
+        ops.assign(stat, new)
+    elif type(stat) is Tensor and current_trace() is None:
+        stat._data = new._concrete()._data if isinstance(new, Tracer) else new._data
+        ops.views.written(stat)         # a view and the Tensor it was taken from share entries
+    else:
+        where = ("a Tensor inside a compiled graph (jit or Graph mode), which keeps only Parameters' "
+                 "writes" if type(stat) is Tensor else f"a value being differentiated or traced ({_describe(stat)})")
+        raise BatchNormWriteError(
+            f"BatchNorm: in training the moving statistics are written back into '{name}' (as MindSpore "
+            f"does), but '{name}' is {where}. Fix: pass a Parameter (requires_grad=False), as "
+            "nn.BatchNorm2d's moving_mean and moving_variance are, or use is_training=False.")
