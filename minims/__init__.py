@@ -33,9 +33,11 @@ from .batching.vmap import vmap
 from . import nn
 from .checkpoint import load_checkpoint, load_param_into_net, save_checkpoint
 from . import train
+from .train import Model                           # mindspore.Model
 from .graph import jit, ms_function
 from .common import initializer as _initializer  # noqa: F401 - mindspore.common.initializer
 from . import dataset
+from . import experimental                        # mindspore.experimental.optim
 from .interpreters.nan_check import NonFiniteError    # raised by set_context(check_nan=True)
 from . import tracebacks
 

@@ -5,6 +5,7 @@ from .layers import (AvgPool2d, BatchNorm1d, BatchNorm2d, CellList, Conv2d, Dens
                      Tanh, get_activation)
 from .loss import L1Loss, LossBase, MSELoss, SoftmaxCrossEntropyWithLogits
 from .wrap import TrainOneStepCell, WithLossCell
+from .eval_cell import WithEvalCell
 from . import learning_rate_schedule, optim
 from .learning_rate_schedule import (CosineDecayLR, ExponentialDecayLR, InverseDecayLR, LearningRateSchedule,
                                      NaturalExpDecayLR, PolynomialDecayLR, WarmUpLR)
