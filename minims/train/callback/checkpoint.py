@@ -114,6 +114,7 @@ class ModelCheckpoint(Callback):
         self._prefix = prefix
         self._directory = os.path.abspath(directory if directory is not None else os.getcwd())
         self._config = config if config is not None else CheckpointConfig()
+        os.makedirs(self._directory, exist_ok=True)          # as MindSpore: at construction
         self._written = []
         self._last_step = None
         self._prefix_checked = False
@@ -144,7 +145,6 @@ class ModelCheckpoint(Callback):
     def _save(self, cb_params):
         if not self._prefix_checked:
             self._prefix, self._prefix_checked = self._free_prefix(), True
-        os.makedirs(self._directory, exist_ok=True)
         step_in_epoch = (cb_params.cur_step_num - 1) % cb_params.batch_num + 1
         path = os.path.join(self._directory, f"{self._prefix}-{cb_params.cur_epoch_num}_{step_in_epoch}.ckpt")
         network = self._config.saved_network or cb_params.train_network
