@@ -140,9 +140,11 @@ class CallbackList:
         elif isinstance(callbacks, (list, tuple)):
             for cb in callbacks:
                 if not isinstance(cb, Callback):
+                    what = (f"the class {cb.__name__} itself" if isinstance(cb, type)
+                            else f"a {type(cb).__name__}")
                     raise TypeError(f"{where}: every element of 'callbacks' must be a Callback, but got "
-                                    f"{type(cb).__name__}. Fix: subclass mindspore.train.Callback, or pass "
-                                    "the callback object (LossMonitor(), not LossMonitor).")
+                                    f"{what}. Fix: pass a callback object (LossMonitor(), not LossMonitor), "
+                                    "or subclass mindspore.train.Callback.")
             callbacks = list(callbacks)
         else:
             raise TypeError(f"{where}: 'callbacks' must be a Callback or a list of Callbacks, but got "
