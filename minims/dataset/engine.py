@@ -20,7 +20,7 @@ import numbers
 
 import numpy as np
 
-from ..common.tensor import Tensor
+from .. import Tensor
 from .config import pipeline_seed
 from .stdrandom import mt19937_64
 

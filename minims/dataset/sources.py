@@ -13,7 +13,8 @@ import os
 
 import numpy as np
 
-from ..common.tensor import Tensor
+from .. import Tensor
+from .. import dtype as mstype
 from .config import pipeline_seed
 from .engine import Dataset, _check_count, as_array
 from .idx import read_idx, read_idx_header
@@ -153,8 +154,7 @@ class GeneratorDataset(Dataset):
         self.col_names = _names(where, names, len(names))
         self.types = None
         if column_types is not None:
-            from ..dtype import to_dtype
-            self.types = [to_dtype(t, f"{where}(column_types=...)").np_dtype for t in column_types]
+            self.types = [mstype.to_dtype(t, f"{where}(column_types=...)").np_dtype for t in column_types]
         self.num_samples = _check_options(where, num_samples, sampler, num_shards, shard_id)
         self.shuffle_rows = _check_shuffle(where, shuffle)
         self.random_access = hasattr(source, "__getitem__") and hasattr(source, "__len__")

@@ -17,10 +17,9 @@ callback calls and the fields of ``cb_params`` are described in ``callback/callb
 """
 from __future__ import annotations
 
-from ..common.tensor import Tensor, _describe
-from ..nn.cell import Cell
-from ..nn.eval_cell import WithEvalCell
-from ..nn.wrap import TrainOneStepCell, WithLossCell
+from .. import Tensor
+from ..common.tensor import _describe
+from ..nn import Cell, TrainOneStepCell, WithEvalCell, WithLossCell
 from .callback import CallbackList, CallbackParams, RunContext
 from .metrics import Loss, get_metrics
 

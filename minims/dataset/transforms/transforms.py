@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...common.tensor import Tensor
-from ...dtype import to_dtype
+from ... import Tensor
+from ... import dtype as mstype
 
 __all__ = ["TypeCast", "Compose", "check_array"]
 
@@ -33,7 +33,7 @@ class TypeCast:
     name); floats to integers truncate toward zero, as NumPy's ``astype``."""
 
     def __init__(self, data_type):
-        self.data_type = to_dtype(data_type, "TypeCast(data_type=...)")
+        self.data_type = mstype.to_dtype(data_type, "TypeCast(data_type=...)")
 
     def __call__(self, array):
         return check_array(array, "TypeCast").astype(self.data_type.np_dtype)

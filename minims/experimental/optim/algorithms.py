@@ -22,8 +22,7 @@ import numpy as np
 
 from ... import dtype as mstype
 from ... import ops
-from ...common.parameter import Parameter
-from ...common.tensor import Tensor
+from ... import Parameter, Tensor
 from .optimizer import Optimizer
 
 __all__ = ["SGD", "Adam", "AdamW"]

@@ -17,7 +17,7 @@ import numbers
 import numpy as np
 
 from ... import ops
-from ...common.tensor import Tensor
+from ... import Tensor
 from .optimizer import Optimizer
 
 __all__ = ["LRScheduler", "StepLR", "MultiStepLR", "ExponentialLR"]

@@ -13,9 +13,9 @@ import numbers
 
 import numpy as np
 
-from ...common.parameter import Parameter, ParameterTuple
-from ...common.tensor import Tensor, _describe
-from ...nn.cell import Cell
+from ... import Parameter, ParameterTuple, Tensor
+from ...common.tensor import _describe
+from ...nn import Cell
 
 __all__ = ["Optimizer"]
 

@@ -18,9 +18,8 @@ from __future__ import annotations
 import os
 import re
 
-from ...checkpoint import save_checkpoint
-from ...common.parameter import Parameter, ParameterTuple
-from ...nn.cell import Cell
+from ... import Parameter, ParameterTuple, save_checkpoint
+from ...nn import Cell
 from .callback import Callback
 
 __all__ = ["CheckpointConfig", "ModelCheckpoint"]

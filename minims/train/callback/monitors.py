@@ -18,7 +18,7 @@ import time
 
 import numpy as np
 
-from ...common.tensor import Tensor
+from ... import Tensor
 from .callback import Callback
 
 __all__ = ["LossMonitor", "TimeMonitor", "EpochLog", "loss_value"]

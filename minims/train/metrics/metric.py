@@ -11,7 +11,7 @@ import functools
 
 import numpy as np
 
-from ...common.tensor import Tensor
+from ... import Tensor
 
 __all__ = ["Metric", "rearrange_inputs", "EvaluationBase"]
 
