@@ -7,6 +7,7 @@ from .loss import L1Loss, LossBase, MSELoss, SoftmaxCrossEntropyWithLogits
 from .wrap import TrainOneStepCell, WithLossCell
 from .eval_cell import WithEvalCell
 from . import learning_rate_schedule, optim
+from .optim import dynamic_lr                      # mindspore.nn.dynamic_lr
 from .learning_rate_schedule import (CosineDecayLR, ExponentialDecayLR, InverseDecayLR, LearningRateSchedule,
                                      NaturalExpDecayLR, PolynomialDecayLR, WarmUpLR)
 from .optim import (SGD, Adam, Momentum, Optimizer, cosine_decay_lr, exponential_decay_lr, inverse_decay_lr,
