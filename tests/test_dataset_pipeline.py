@@ -276,7 +276,7 @@ def test_mnist_dataset_reads_idx_files(tmp_path):
     assert train.get_col_names() == ["image", "label"] and train.get_dataset_size() == 5
     image, label = next(iter(train))
     assert image.shape == (28, 28, 1) and image.dtype == ms.uint8
-    assert label.shape == () and label.dtype == ms.uint32
+    assert label.shape == () and label.dtype == ms.uint32 and "dtype=UInt32" in repr(label)
     rows = list(train.create_tuple_iterator(output_numpy=True))
     np.testing.assert_array_equal(rows[2][0][..., 0], images[2])
     assert order(ds.MnistDataset(str(tmp_path), shuffle=False), column=1) == [[0, 1, 0, 1, 2, 3, 4]]
