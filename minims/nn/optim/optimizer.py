@@ -190,7 +190,8 @@ class Optimizer(Cell):
         self._parameters = self.parameters
         self._lrs = lrs
         self.is_group_lr = len({id(lr) for lr in lrs}) > 1
-        self.learning_rate = (default_lr.cell or default_lr.param) if not self.is_group_lr else None
+        default = default_lr.cell if default_lr.cell is not None else default_lr.param
+        self.learning_rate = default if not self.is_group_lr else None
         self.dynamic_weight_decay = any(isinstance(wd, Cell) for wd in decays)
         self.weight_decay = weight_decay
         self._decays = decays
