@@ -21,7 +21,7 @@ if _sys.getrecursionlimit() < 10000:
 
 from . import dtype  # noqa: E402 - after the limit, which nothing below depends on
 from .dtype import (bool_, double, float16, float32, float64, float_, half, int8, int16, int32,
-                    int64, int_, single, uint8)
+                    int64, int_, single, uint8, uint32)
 from .common.tensor import Tensor, tensor        # mindspore.tensor is a function, as in 2.x
 from . import ops                                     # installs Tensor operators
 from .common.parameter import Parameter, ParameterTuple
@@ -33,9 +33,11 @@ from .batching.vmap import vmap
 from . import nn
 from .checkpoint import load_checkpoint, load_param_into_net, save_checkpoint
 from . import train
+from .train import Model                           # mindspore.Model
 from .graph import jit, ms_function
 from .common import initializer as _initializer  # noqa: F401 - mindspore.common.initializer
 from . import dataset
+from . import experimental                        # mindspore.experimental.optim
 from .interpreters.nan_check import NonFiniteError    # raised by set_context(check_nan=True)
 from . import tracebacks
 

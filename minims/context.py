@@ -180,6 +180,12 @@ def get_context(attr_key):
 
 _seed = None
 _rng = np.random.default_rng()
+_seed_listeners = []          # called with the new seed: the data pipeline's seed follows set_seed
+
+
+def add_seed_listener(listener):
+    """Call ``listener(seed)`` on every ``set_seed`` (``minims.dataset.config`` uses it)."""
+    _seed_listeners.append(listener)
 
 
 def set_seed(seed):
@@ -190,6 +196,8 @@ def set_seed(seed):
     _seed = seed
     _rng = np.random.default_rng(seed)
     np.random.seed(seed)
+    for listener in _seed_listeners:
+        listener(seed)
 
 
 def get_seed():

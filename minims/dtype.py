@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 __all__ = [
-    "DType", "float16", "float32", "float64", "int8", "int16", "int32", "int64", "uint8", "bool_",
+    "DType", "float16", "float32", "float64", "int8", "int16", "int32", "int64", "uint8", "uint32", "bool_",
     "float_", "int_", "half", "single", "double", "number_type", "to_dtype", "from_numpy",
     "result_type", "scalar_result_type",
 ]
@@ -76,9 +76,12 @@ ALL_DTYPES = (float16, float32, float64, int8, int16, int32, int64, uint8, bool_
 number_type = (float16, float32, float64, int8, int16, int32, int64, uint8)
 float_type = (float16, float32, float64)
 
-_BY_NUMPY = {d.np_dtype: d for d in ALL_DTYPES}
+# UInt32 holds data (MnistDataset's labels) but is not one of the types every op is tested with
+uint32 = DType("UInt32", np.uint32, 6)
+
+_BY_NUMPY = {d.np_dtype: d for d in (*ALL_DTYPES, uint32)}
 _BY_NAME = {}
-for _d in ALL_DTYPES:
+for _d in (*ALL_DTYPES, uint32):
     _BY_NAME[_d.name] = _d
     _BY_NAME[_d.name.lower()] = _d
     _BY_NAME[_d.np_dtype.name] = _d

@@ -40,7 +40,7 @@ __all__ = ["tensor_repr", "tensor_str"]
 
 # dtype name -> (column width, decimals) of the scientific format.
 _FLOAT_FORMATS = {"Float16": (11, 4), "Float32": (15, 8), "Float64": (15, 8)}
-_INT_DTYPES = {"Int8", "Int16", "Int32", "Int64", "UInt8"}
+_INT_DTYPES = {"Int8", "Int16", "Int32", "Int64", "UInt8", "UInt32"}
 _DTYPE_NAMES = {*_FLOAT_FORMATS, *_INT_DTYPES, "Bool"}
 
 _EDGE_ITEMS = 3  # entries kept at each end of a summarised axis

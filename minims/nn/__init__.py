@@ -5,5 +5,10 @@ from .layers import (AvgPool2d, BatchNorm1d, BatchNorm2d, CellList, Conv2d, Dens
                      Tanh, get_activation)
 from .loss import L1Loss, LossBase, MSELoss, SoftmaxCrossEntropyWithLogits
 from .wrap import TrainOneStepCell, WithLossCell
-from . import optim
-from .optim import SGD, Adam, Momentum, Optimizer, piecewise_constant_lr
+from .eval_cell import WithEvalCell
+from . import learning_rate_schedule, optim
+from .optim import dynamic_lr                      # mindspore.nn.dynamic_lr
+from .learning_rate_schedule import (CosineDecayLR, ExponentialDecayLR, InverseDecayLR, LearningRateSchedule,
+                                     NaturalExpDecayLR, PolynomialDecayLR, WarmUpLR)
+from .optim import (SGD, Adam, Momentum, Optimizer, cosine_decay_lr, exponential_decay_lr, inverse_decay_lr,
+                    natural_exp_decay_lr, piecewise_constant_lr, polynomial_decay_lr, warmup_lr)

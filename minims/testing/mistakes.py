@@ -46,6 +46,7 @@ SECTIONS = (
     ("transforms", "Functional transforms: jvp, vjp, vmap, Jacobians, derivative"),
     ("checkpoint", "Checkpoints"),
     ("dataset", "The data set (minims.dataset)"),
+    ("train", "Model, callbacks and metrics"),
 )
 
 
@@ -603,6 +604,57 @@ next(ms.dataset.batches(images, labels[:100], batch_size=32))
     _m("getnext-without-pipeline", "dataset", "ops.GetNext with no dataset pipeline behind it",
        'ops.GetNext([ms.float32], [(32, 1, 32, 32)], 1, "queue")()',
        RuntimeError, ["GetNext", "no dataset pipeline", "queue", "Fix", "net(x)"]),
+    _m("dataset-map-unknown-column", "dataset", "map on a column the data set does not have",
+       '''
+data = ms.dataset.NumpySlicesDataset((np.zeros((4, 2)), np.arange(4)), column_names=["image", "label"])
+data = data.map(lambda x: x * 2, input_columns="img")
+list(data)
+''', RuntimeError, ["map", "'img'", "doesn't exist", "['image', 'label']", "Fix"], "same",
+       "MindSpore 2.10 raises when the pipeline runs (list(data)); minims already in map."),
+    _m("dataset-batch-ragged", "dataset", "Batching rows of different shapes",
+       '''
+data = ms.dataset.GeneratorDataset(lambda: ((np.zeros(n),) for n in (2, 3)), column_names=["data"])
+list(data.batch(2))
+''', RuntimeError, ["batch", "different shapes", "[2]", "[3]", "Fix"]),
+    _m("dataset-generator-without-names", "dataset", "GeneratorDataset without column_names",
+       'ms.dataset.GeneratorDataset([np.array(1), np.array(2)])', ValueError, ["column_names", "Fix"]),
+    _m("dataset-iterator-second-epoch", "dataset", "A second loop over a one-epoch iterator",
+       '''
+rows = ms.dataset.NumpySlicesDataset([1, 2, 3]).create_tuple_iterator(num_epochs=1)
+for row in rows:
+    pass
+for row in rows:
+    pass
+''', RuntimeError, ["num_epochs=1", "Fix"]),
+    _m("dataset-transform-on-tensor", "dataset", "A vision transform called on a Tensor",
+       'ms.dataset.vision.Rescale(1 / 255, 0)(Tensor(np.ones((2, 2, 1), np.float32)))',
+       TypeError, ["Rescale", "NumPy or PIL", "Tensor", "Fix"]),
+
+    # ----- Model, callbacks, metrics -------------------------------------------------------------------
+    _m("lr-schedule-int-rate", "optimizer", "An int learning rate for a schedule",
+       'nn.ExponentialDecayLR(1, 0.9, 4)', TypeError, ["ExponentialDecayLR", "'learning_rate' must be float", "Fix"]),
+    _m("optimizer-weight-decay-function", "optimizer", "A plain function as weight_decay",
+       'nn.Momentum(nn.Dense(2, 1).trainable_params(), 0.1, 0.9, weight_decay=lambda step: 0.01)',
+       TypeError, ["Momentum", "int, float or Cell", "Fix"]),
+    _m("model-metrics-without-loss", "train", "Metrics for a Model with no loss function",
+       'ms.train.Model(nn.Dense(2, 1), metrics={"accuracy"})', ValueError,
+       ["Model", "metrics", "loss_fn", "eval_network", "Fix"]),
+    _m("model-callback-class", "train", "A callback class where an object belongs",
+       '''
+net = nn.Dense(3, 2)
+model = ms.train.Model(net, nn.SoftmaxCrossEntropyWithLogits(sparse=True), nn.SGD(net.trainable_params()))
+data = ms.dataset.NumpySlicesDataset((np.zeros((4, 3), np.float32), np.zeros(4, np.int32)), column_names=["x", "y"])
+model.train(1, data.batch(2), callbacks=[ms.train.LossMonitor])
+''', TypeError, ["callbacks", "class LossMonitor", "LossMonitor()", "Fix"]),
+    _m("model-three-columns", "train", "A loss_fn with batches of three columns",
+       '''
+net = nn.Dense(3, 2)
+model = ms.train.Model(net, nn.SoftmaxCrossEntropyWithLogits(sparse=True), nn.SGD(net.trainable_params()))
+x, y = np.zeros((4, 3), np.float32), np.zeros(4, np.int32)
+model.train(1, ms.dataset.NumpySlicesDataset((x, y, y), column_names=["x", "y", "z"]).batch(2))
+''', ValueError, ["Model.train", "(data, label)", "two columns", "3", "Fix"]),
+    _m("metric-eval-before-update", "train", "A metric evaluated before any update",
+       'ms.train.Accuracy().eval()', RuntimeError, ["Accuracy", "number of samples is 0", "Fix"]),
 )
 
 

@@ -7,7 +7,12 @@ subclass's rule (``_update``) runs, each gradient is prepared as in MindSpore:
 
 1. weight decay: ``g = g + weight_decay * loss_scale * param`` (not for parameters whose name
    contains ``beta`` or ``gamma`` — BatchNorm's shift and scale — unless groups say otherwise);
+   ``weight_decay`` may be a Cell, called with the step counter on every step (dynamic weight
+   decay; MindSpore refuses other callables);
 2. loss scale: ``g = g / loss_scale`` (undoes a loss that was multiplied by ``loss_scale``).
+
+The learning rate is a number, a list with one rate per step (``dynamic_lr.py``) or a
+``LearningRateSchedule`` Cell (``nn/learning_rate_schedule.py``), called with ``global_step``.
 
 The update is written with minims ops and stored with ``ops.assign``, as MindSpore's optimizers
 do: it is never differentiated, and in Graph mode (a compiled ``TrainOneStepCell``) the writes are
@@ -90,12 +95,32 @@ def _check_unique_names(params, where):
             "every Parameter to its attribute path, as in MindSpore.")
 
 
+def _check_weight_decay(where, value):
+    """A number >= 0, or a Cell called with the step counter (dynamic weight decay)."""
+    if isinstance(value, Cell):
+        return value
+    if callable(value):
+        raise TypeError(f"{where}: weight_decay must be int, float or Cell, but got the function "
+                        f"{getattr(value, '__name__', type(value).__name__)}. Fix: wrap it in a Cell whose "
+                        "construct(global_step) returns the decay, as MindSpore requires.")
+    return _check_float(where, "weight_decay", value)
+
+
+def _has_decay(wd):
+    """Whether a weight decay (a number or a Cell) decays at all."""
+    return isinstance(wd, Cell) or wd > 0
+
+
 class _LearningRate:
-    """A learning rate: a number, kept in a Parameter (so ``ops.assign`` can change it), or a 1-D
-    schedule with one rate per step (the last rate repeats once the schedule is used up)."""
+    """A learning rate: a number, kept in a Parameter (so ``ops.assign`` can change it), a 1-D
+    schedule with one rate per step (the last rate repeats once the schedule is used up), or a
+    Cell (a ``LearningRateSchedule``) called with the step counter."""
 
     def __init__(self, value, name, where):
-        if isinstance(value, (list, tuple)) or (isinstance(value, Tensor) and value.ndim == 1):
+        self.cell = None
+        if isinstance(value, Cell):
+            self.cell, self.schedule, self.param = value, None, None
+        elif isinstance(value, (list, tuple)) or (isinstance(value, Tensor) and value.ndim == 1):
             rates = np.asarray(value._data if isinstance(value, Tensor) else value, dtype=np.float32)
             if rates.ndim != 1 or rates.size == 0 or (rates < 0).any() or not np.isfinite(rates).all():
                 raise ValueError(f"{where}: a learning-rate schedule must be a non-empty list of "
@@ -115,6 +140,8 @@ class _LearningRate:
     def at(self, step):
         """The rate at ``step`` (the int32 Parameter ``global_step``, shape [1]), as a Tensor; ops
         only, so that a compiled step reads the step counter's current value."""
+        if self.cell is not None:
+            return ops.reshape(ops.cast(self.cell(step), mstype.float32), ())
         if self.schedule is None:
             return self.param
         n = self.schedule.shape[0]
@@ -141,7 +168,7 @@ class Optimizer(Cell):
         if isinstance(loss_scale, int) and not isinstance(loss_scale, bool):
             loss_scale = float(loss_scale)
         self.loss_scale = _check_float(where, "loss_scale", loss_scale, 0.0, strict=True)
-        weight_decay = _check_float(where, "weight_decay", weight_decay)
+        weight_decay = _check_weight_decay(where, weight_decay)
         default_lr = _LearningRate(learning_rate, "learning_rate", where)
         self.global_step = Parameter(Tensor(np.zeros(1, np.int32)), name="global_step", requires_grad=False)
         if all(isinstance(p, Parameter) for p in items):
@@ -163,7 +190,9 @@ class Optimizer(Cell):
         self._parameters = self.parameters
         self._lrs = lrs
         self.is_group_lr = len({id(lr) for lr in lrs}) > 1
-        self.learning_rate = default_lr.param if not self.is_group_lr else None
+        default = default_lr.cell if default_lr.cell is not None else default_lr.param
+        self.learning_rate = default if not self.is_group_lr else None
+        self.dynamic_weight_decay = any(isinstance(wd, Cell) for wd in decays)
         self.weight_decay = weight_decay
         self._decays = decays
 
@@ -188,7 +217,7 @@ class Optimizer(Cell):
                     raise TypeError(f"{where}: group {num} holds {_describe(p)}; groups must hold Parameters.")
             lr = (_LearningRate(group["lr"], f"learning_rate_group_{num}", where) if "lr" in group
                   else default_lr)
-            wd = (_check_float(where, "weight_decay", group["weight_decay"]) if "weight_decay" in group
+            wd = (_check_weight_decay(where, group["weight_decay"]) if "weight_decay" in group
                   else weight_decay)
             params += group_params
             lrs += [lr] * len(group_params)
@@ -212,12 +241,24 @@ class Optimizer(Cell):
         return self._lrs[0].at(self.global_step)
 
     def get_weight_decay(self):
-        return tuple(self._decays) if self.is_group else self.weight_decay
+        """The weight decay of this step (a Tensor where it is a Cell; a tuple with groups)."""
+        if self.is_group:
+            return tuple(self._decay_at(wd) for wd in self._decays)
+        return self._decay_at(self.weight_decay)
+
+    def _decay_at(self, wd):
+        return ops.reshape(ops.cast(wd(self.global_step), mstype.float32), ()) if isinstance(wd, Cell) else wd
 
     def decay_weight(self, gradients):
         """``g + weight_decay * loss_scale * param`` for each parameter with a decay."""
-        return tuple(ops.add(g, ops.mul(p, wd * self.loss_scale)) if wd > 0 else g
-                     for p, g, wd in zip(self.parameters, gradients, self._decays))
+        out = []
+        for p, g, wd in zip(self.parameters, gradients, self._decays):
+            if _has_decay(wd):
+                rate = self._decay_at(wd)
+                scaled = ops.mul(ops.cast(rate, p.dtype), self.loss_scale) if isinstance(wd, Cell) else wd * self.loss_scale
+                g = ops.add(g, ops.mul(p, scaled))
+            out.append(g)
+        return tuple(out)
 
     def scale_grad(self, gradients):
         """``g / loss_scale``."""

@@ -22,6 +22,10 @@ class SGD(Optimizer):
     def __init__(self, params, learning_rate=0.1, momentum=0.0, dampening=0.0, weight_decay=0.0,
                  nesterov=False, loss_scale=1.0):
         super().__init__(learning_rate, params, weight_decay, loss_scale)
+        if self.dynamic_weight_decay:
+            raise TypeError("SGD: dynamic weight decay is not supported (as in MindSpore 2.10): "
+                            "'weight_decay', also in grouped 'params', must be a float or int. Fix: a "
+                            "float, or nn.Momentum / nn.Adam, which take a weight-decay Cell.")
         self.momentum = _check_float("SGD", "momentum", momentum)
         self.dampening = _check_float("SGD", "dampening", dampening)
         if not isinstance(nesterov, bool):
