@@ -46,3 +46,97 @@ def test_simplifier_keeps_x_plus_zero_because_minus_zero_plus_zero_is_plus_zero(
             ms.set_context(fast_path=on)
             np.testing.assert_array_equal(bits(f(x).asnumpy()), bits(-fn(x).asnumpy()), err_msg=label)
     assert np.signbit(ms.jit(lambda v: v + 0.0)(x).asnumpy()[0]) == np.False_      # IEEE: +0.0
+
+
+# ===== item 13: fused kernels give the NumPy path's IEEE special values ===============================
+def special_grid(dtype) -> np.ndarray:
+    """Signed zeros, subnormals, the edges of the range, infinities, NaN, and the values where
+    ReLU6, sigmoid and exp change behaviour."""
+    fi = np.finfo(dtype)
+    return np.array([0.0, -0.0, fi.smallest_subnormal, -fi.smallest_subnormal, fi.smallest_normal / 3,
+                     -fi.smallest_normal / 3, fi.smallest_normal, 1.0, -1.0, 0.5, 6.0, 7.0, 100.0, -100.0,
+                     -720.0, fi.max, -fi.max, np.inf, -np.inf, np.nan], dtype)
+
+
+#: Fusible primitives by arity; the rest of ``fuse.ELEMENTWISE`` takes a static operand (Cast,
+#: BroadcastTo), a Bool condition (Select) or copies (Identity, StopGradient), checked below apart.
+UNARY = ("Neg", "Exp", "Log", "Sqrt", "Square", "Abs", "Sign", "Sin", "Cos", "Tanh", "Sigmoid", "Reciprocal",
+         "Floor", "ReLU", "ReLU6")
+BINARY = ("Add", "Sub", "Mul", "Div", "Pow", "Maximum", "Minimum", "ReluGrad", "ReLU6Grad", "TanhGrad",
+          "SigmoidGrad")
+#: Whose fused form is computed by the C library (or a float64 helper calling it) rather than by
+#: exactly rounded operations: the same IEEE class as NumPy's kernel, not always the same last bit.
+LIBM = ("Exp", "Log", "Sin", "Cos", "Tanh", "Sigmoid", "Pow", "TanhGrad", "SigmoidGrad")
+
+
+def ieee_class(a) -> np.ndarray:
+    """NaN, ±inf, ±0, ±subnormal, ±normal: one code per entry."""
+    a = np.asarray(a)
+    kind = np.select([np.isnan(a), np.isinf(a), a == 0, np.abs(a) < np.finfo(a.dtype).smallest_normal],
+                     [0, 1, 2, 3], 4)
+    return np.where(np.isnan(a), 0, kind * 2 + np.signbit(a))
+
+
+def one_step_kernel(prim, arity, dtype, n):
+    """The fused kernel of one step of ``prim`` over ``n`` points (the scalar form as fusion compiles
+    it inside any chain)."""
+    from minims.fast import fusion
+    template = fusion.scalar_template(prim, (None,) * arity, dtype)
+    spec = fusion.KernelSpec((n,), tuple(fusion.InputSpec("array", (n,), dtype) for _ in range(arity)),
+                             (fusion.StepSpec(template, tuple(("in", k) for k in range(arity)), dtype),),
+                             (fusion.OutputSpec("store", 0, (), (n,), dtype),))
+    return fusion.compile_kernel(spec)
+
+
+@needs_numba
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_fused_kernels_give_numpy_s_signed_zeros_subnormals_infinities_and_nan(dtype):
+    """Item 13.  Expected: the NumPy ``impl`` of each primitive (the unfused path), which follows
+    IEEE 754 and NumPy's documented ties (``np.maximum`` returns its second operand on a tie,
+    as MindSpore 2.10's ``ops.maximum`` does: oracle ``1/maximum(-0., 0.)`` = inf, ``1/maximum(0., -0.)``
+    = -inf).  Bit for bit for the exactly rounded primitives; the same IEEE class (NaN, ±inf, ±0,
+    ±subnormal, ±normal) for those computed by the C library."""
+    from minims.graph.fuse import ELEMENTWISE
+    from minims.primitives import table
+    from minims.fast import fusion
+    assert set(UNARY) | set(BINARY) | {"Select", "Cast", "BroadcastTo", "Identity", "StopGradient"} == ELEMENTWISE
+    grid = special_grid(dtype)
+    for name in UNARY + BINARY:
+        prim = table().row(name).cls()
+        arity = 1 if name in UNARY else 2
+        try:
+            run = one_step_kernel(prim, arity, dtype, grid.size ** arity)
+        except fusion.Unfusable:                # TanhGrad/SigmoidGrad: not fused in float64
+            continue
+        args = [a.ravel() for a in np.meshgrid(*([grid] * arity), indexing="ij")]
+        with np.errstate(all="ignore"):
+            got, want = run(*args)[0], np.asarray(prim.impl(*args))
+        assert got.dtype == want.dtype, name
+        if name in LIBM:
+            bad = ieee_class(got) != ieee_class(want)
+        else:
+            bad = (bits(got) != bits(want)) & ~(np.isnan(got) & np.isnan(want))
+        assert not bad.any(), (name, [a[bad][:4] for a in args], got[bad][:4], want[bad][:4])
+
+
+@needs_numba
+def test_fused_maximum_minimum_sign_and_sigmoid_as_in_the_issue():
+    """Item 13, the issue's cases through ``jit`` with the fast path on and off.  Expected: IEEE 754
+    and NumPy's ties (1/maximum(-0., +0.) = +inf: the tie gives the second operand, +0.0); sign(-0.0)
+    = +0.0 (``np.sign``); sigmoid(-100) = 3.72e-44 (mpmath), which float32 holds as the subnormal
+    27 * 2**-149 = 3.78e-44, doubled exactly: 54 * 2**-149 = 7.57e-44, not 0."""
+    neg, pos = Tensor(np.array([-0.0], np.float32)), Tensor(np.array([0.0], np.float32))
+    cases = [(lambda a, b: 1.0 / ops.maximum(a, b), (neg, pos), np.inf),
+             (lambda a, b: 1.0 / ops.maximum(a, b), (pos, neg), -np.inf),
+             (lambda a, b: 1.0 / ops.minimum(a, b), (neg, pos), np.inf),
+             (lambda a, b: 1.0 / ops.sign(a * b), (neg, pos), np.inf),
+             (lambda a, b: 1.0 / ops.relu(a + b * 0.0), (neg, neg), np.inf),
+             (lambda a, b: 1.0 / ops.relu6(a * 1.0 + b), (neg, neg), -np.inf),
+             (lambda a, b: ops.sigmoid(a - 100.0) * 2.0, (neg, pos), np.float32(54 * 2.0 ** -149))]
+    for fn, args, want in cases:
+        f = ms.jit(fn)
+        assert any("Fused" in eq.prim.name for eq in f.graph(*args, fused=True).equations)
+        for on in (False, True):
+            ms.set_context(fast_path=on)
+            got = f(*args).asnumpy()
+            np.testing.assert_array_equal(bits(got), bits(np.array([want], np.float32)), err_msg=f"fast_path={on}")

@@ -14,6 +14,7 @@ from .. import ops
 from ..common.tensor import _describe
 from ..interpreters.stack import bind
 from . import batch_rules
+from . import scalar_forms as F
 from .base import Primitive
 from .math import _Unary, sym_elementwise
 from .operands import keep_where, normalize_axis
@@ -47,6 +48,9 @@ class ReLU(_Unary):
         return out, ReluGrad()(tangents[0], out)
 
     sympy = staticmethod(sym_elementwise(lambda v: sympy.Max(v, 0)))
+
+    def fused_sympy(self, dtype, x):
+        return sym_elementwise(lambda v: F.np_maximum(v, 0))(x)       # relu(-0.0) = +0.0, as impl
 
 
 class ReluGrad(Primitive):
@@ -82,6 +86,9 @@ class ReLU6(_Unary):
         return bind(self, *primals), ReLU6Grad()(tangents[0], primals[0])
 
     sympy = staticmethod(sym_elementwise(lambda v: sympy.Min(sympy.Max(v, 0), 6)))
+
+    def fused_sympy(self, dtype, x):
+        return sym_elementwise(lambda v: F.np_clip(v, 0, 6))(x)       # relu6(-0.0) = -0.0, as impl
 
 
 class ReLU6Grad(Primitive):
