@@ -140,3 +140,60 @@ def test_fused_maximum_minimum_sign_and_sigmoid_as_in_the_issue():
             ms.set_context(fast_path=on)
             got = f(*args).asnumpy()
             np.testing.assert_array_equal(bits(got), bits(np.array([want], np.float32)), err_msg=f"fast_path={on}")
+
+
+# ===== item 17: one fused kernel stays within a budget ================================================
+def chain(n):
+    def f(x):
+        for i in range(n):
+            k = i % 4
+            x = ops.sin(x) if k == 0 else x * 1.01 if k == 1 else ops.tanh(x) if k == 2 else x + 0.1
+        return ops.sum(x)
+    return f
+
+
+def test_no_fused_kernel_exceeds_the_budget_of_equations_and_arguments():
+    """Item 17.  ``grad(jit(f))`` of a chain of 500 elementwise ops: its forward graph (returning
+    ~250 residuals) and its backward graph (reading them) each became one kernel, the backward one
+    of 254 arguments, which Numba took ~30 s of CPU to compile (``benchmarks/fusion_compile.py``).
+    The bound is structural (no time is measured): every kernel holds at most ``MAX_STEPS``
+    equations and takes at most ``MAX_PARAMETERS`` arguments, counted from its generated source."""
+    from minims.fast.fusion import source_of
+    from minims.graph import fuse
+    x = Tensor(np.linspace(-1, 1, 8).astype(np.float32))
+    split = ms.jit(chain(500)).residual_graphs(x)
+    kernels = [eq.prim for g in (split.forward, split.backward) for eq in fuse.fuse_elementwise(g).equations
+               if isinstance(eq.prim, fuse.Fused)]
+    assert sum(len(k.equations) for k in kernels) >= 900             # nearly everything still fuses
+    for k in kernels:
+        assert len(k.equations) <= fuse.MAX_STEPS, k.name
+        assert source_of(k.spec)[1]["arguments"] <= fuse.MAX_PARAMETERS, k.name
+
+
+@needs_numba
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_a_cluster_cut_into_several_kernels_computes_what_numpy_computes(dtype, monkeypatch):
+    """Item 17: cutting a cluster is only a budget, never another answer.  With a tiny budget a
+    program with broadcasting, a reduction, a value used by the next kernel and one returned runs
+    as several kernels; expected: the NumPy path (fast path off), bit for bit, since every
+    primitive here is exactly rounded and the reduction is a sum of one exactly representable
+    value per row."""
+    from minims.graph import fuse
+    monkeypatch.setattr(fuse, "MAX_STEPS", 3)
+    monkeypatch.setattr(fuse, "MAX_PARAMETERS", 4)
+
+    def f(x, b):
+        y = ops.maximum(x * 2.0 + b, -0.5)
+        z = ops.relu(y - x) / (b + 4.0) * 1.5
+        return ops.sum(ops.minimum(z, y) * 0.0 + 1.0, 1), ops.abs(z - y * y)
+    x = Tensor(np.linspace(-2, 2, 12).reshape(3, 4).astype(dtype))
+    b = Tensor(np.array([0.5, -1.0, 2.0, -0.0], dtype))
+    jf = ms.jit(f)
+    kernels = [eq for eq in jf.graph(x, b, fused=True).equations if isinstance(eq.prim, fuse.Fused)]
+    assert len(kernels) >= 3 and all(len(eq.prim.equations) <= 3 for eq in kernels)
+    results = []
+    for on in (False, True):
+        ms.set_context(fast_path=on)
+        results.append([o.asnumpy() for o in jf(x, b)])
+    for want, got in zip(*results):
+        np.testing.assert_array_equal(bits(got), bits(want))

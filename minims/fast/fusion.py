@@ -240,7 +240,8 @@ def _index(flags) -> str:
 
 
 def source_of(spec: KernelSpec) -> tuple[str, dict]:
-    """``(source, layout)``: the kernel's module source, and how the wrapper shapes its arguments."""
+    """``(source, layout)``: the kernel's module source, and how the wrapper shapes its arguments
+    (``layout["arguments"]``: how many arrays and numbers the kernel takes)."""
     loop, groups, collapsed = _collapse(spec)
     rank = len(loop)
     full = tuple(True for _ in loop)
@@ -312,7 +313,7 @@ def source_of(spec: KernelSpec) -> tuple[str, dict]:
     lines += ["@njit(cache=True, nogil=True, error_model='numpy')", f"def kernel({', '.join(params)}):"]
     source = "\n".join(lines + body) + "\n"
     layout = dict(loop=loop, in_flags=in_flags, out_flags=out_flags, scalar_sums=scalar_sums, groups=groups,
-                  blocks=blocks, block_names=block_names)
+                  blocks=blocks, block_names=block_names, arguments=len(params) - rank)   # not the loop sizes
     return source, layout
 
 
