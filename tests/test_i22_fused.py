@@ -197,3 +197,44 @@ def test_a_cluster_cut_into_several_kernels_computes_what_numpy_computes(dtype, 
         results.append([o.asnumpy() for o in jf(x, b)])
     for want, got in zip(*results):
         np.testing.assert_array_equal(bits(got), bits(want))
+
+
+# ===== item 18: jit with a Python number keeps a bounded cache and says why it recompiles ==============
+def test_jit_with_a_changing_python_number_keeps_a_bounded_cache_and_warns_once_naming_it():
+    """Item 18.  A Python number is a constant of the graph, so each value compiles a graph (MindSpore
+    2.10 too: oracle, ``@jit def f(x, s)`` called with s = 0.5, 0.5, 0.6, 0.7 took 110, 0.5, 78, 77 ms,
+    and with ``mindspore.mutable(0.8)``, ``mutable(0.9)`` 81, 1.0 ms).  Expected by counting: at most
+    ``MAX_GRAPHS`` graphs kept, the least recently used dropped first; one ``RetraceWarning`` after
+    ``RETRACE_WARNING_AFTER`` calls in a row, naming the argument and the fix; none for a value that
+    repeats, for changing Tensor shapes, or for the number passed as a Tensor."""
+    import warnings
+    from minims.graph.jit import MAX_GRAPHS, RETRACE_WARNING_AFTER, RetraceWarning
+
+    def f(x, scale):
+        return ops.sin(x) * scale + 1.0
+    x = Tensor(np.ones(4, np.float32))
+    jf = ms.jit(f)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        for i in range(MAX_GRAPHS + 40):
+            jf(x, 0.01 * i)
+            if i == RETRACE_WARNING_AFTER - 2:
+                assert not [w for w in caught if issubclass(w.category, RetraceWarning)]
+    retraces = [w for w in caught if issubclass(w.category, RetraceWarning)]
+    assert len(retraces) == 1, [str(w.message) for w in caught]
+    message = str(retraces[0].message)
+    assert "'scale' (argument 1)" in message and "Tensor(" in message and "mindspore.mutable" in message
+    assert len(jf._cache) == MAX_GRAPHS and jf.traces == MAX_GRAPHS + 40
+    jf(x, 0.01 * (MAX_GRAPHS + 39))                     # the latest: still compiled
+    assert jf.traces == MAX_GRAPHS + 40
+    jf(x, 0.0)                                          # the first: dropped, compiled again
+    assert jf.traces == MAX_GRAPHS + 41
+
+    quiet = [ms.jit(f), ms.jit(f), ms.jit(f)]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RetraceWarning)
+        for i in range(3 * RETRACE_WARNING_AFTER):
+            quiet[0](x, 0.5 if i % 2 else 0.25)                                   # two values, reused
+            quiet[1](Tensor(np.ones(i + 1, np.float32)), 0.5)                      # new shapes
+            quiet[2](x, Tensor(np.float32(0.01 * i)))                             # a Tensor: one graph
+    assert (quiet[0].traces, quiet[1].traces, quiet[2].traces) == (2, 3 * RETRACE_WARNING_AFTER, 1)
