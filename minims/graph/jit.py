@@ -133,7 +133,10 @@ class JitFunction:
         key = self._signature(args)
         entry = self._cache.get(key)
         if entry is not None:
-            self._cache.move_to_end(key)
+            try:
+                self._cache.move_to_end(key)
+            except KeyError:                # another thread dropped it meanwhile: the entry still works
+                pass
             if called:
                 self._streak = 0
             return entry
