@@ -238,3 +238,33 @@ def test_jit_with_a_changing_python_number_keeps_a_bounded_cache_and_warns_once_
             quiet[1](Tensor(np.ones(i + 1, np.float32)), 0.5)                      # new shapes
             quiet[2](x, Tensor(np.float32(0.01 * i)))                             # a Tensor: one graph
     assert (quiet[0].traces, quiet[1].traces, quiet[2].traces) == (2, 3 * RETRACE_WARNING_AFTER, 1)
+
+
+# ===== item 16: log_softmax keeps the digits of a result near 0 ======================================
+def ulps(got, truth, dtype) -> np.ndarray:
+    """|got - truth| in ULP of the (mpmath) truth, in the format ``dtype``."""
+    from minims.testing.accuracy.ulp import FORMATS, ulp_errors
+    truth = np.asarray([float(t) for t in truth])
+    return ulp_errors(np.asarray(got, np.float64), truth, np.zeros_like(truth), FORMATS[dtype])
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_log_softmax_of_40_and_0_is_minus_4_2e_minus_18_and_so_is_its_gradient(dtype):
+    """Item 16.  Truth from mpmath at 50 digits: log_softmax([40, 0]) = [-log1p(e^-40), -40 -
+    log1p(e^-40)] = [-4.2483542552915889e-18, -40 - 4.2e-18]; d out[0] / dx = [1 - p0, -p1] =
+    [σ(-40), -σ(-40)] = ±4.2483542552915889e-18; the jvp along [1, 0] is the same 1 - p0.  Every
+    value within the accuracy table's bound (4 ULP of the truth); they were 0 (all digits lost)."""
+    import mpmath
+    mpmath.mp.dps = 50
+    x = Tensor(np.array([40.0, 0.0], dtype))
+    tail = mpmath.log1p(mpmath.exp(-40))
+    sig = 1 / (1 + mpmath.exp(40))
+    out = ops.log_softmax(x)
+    assert np.all(ulps(out.asnumpy(), [-tail, -40 - tail], dtype) <= 4), out
+    grad = ms.grad(lambda v: ops.log_softmax(v)[0])(x)
+    assert np.all(ulps(grad.asnumpy(), [sig, -sig], dtype) <= 4), grad
+    tangent = ops.jvp(lambda v: ops.log_softmax(v)[0], x, Tensor(np.array([1.0, 0.0], dtype)))[1]
+    assert np.all(ulps(tangent.asnumpy().reshape(1), [sig], dtype) <= 4), tangent
+    # the second derivative d²out[0]/dx0² = -p0 p1 = -σ(40) σ(-40) (no cancellation left either)
+    second = ms.grad(lambda v: ms.grad(lambda w: ops.log_softmax(w)[0])(v)[0])(x)
+    assert np.all(ulps(second.asnumpy(), [-sig * (1 - sig), sig * (1 - sig)], dtype) <= 4), second
