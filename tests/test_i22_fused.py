@@ -268,3 +268,38 @@ def test_log_softmax_of_40_and_0_is_minus_4_2e_minus_18_and_so_is_its_gradient(d
     # the second derivative d²out[0]/dx0² = -p0 p1 = -σ(40) σ(-40) (no cancellation left either)
     second = ms.grad(lambda v: ms.grad(lambda w: ops.log_softmax(w)[0])(v)[0])(x)
     assert np.all(ulps(second.asnumpy(), [-sig * (1 - sig), sig * (1 - sig)], dtype) <= 4), second
+
+
+# ===== item 15: the accuracy table measures the fused kernels ========================================
+def test_the_accuracy_table_measures_what_graph_mode_with_numba_runs(monkeypatch):
+    """Item 15.  Every measured primitive that fusion compiles has rows of the path "fused" in the
+    committed ``accuracy.json`` and in the README, for every rule kind it has, within the same
+    bounds; and that path runs the rule through fused kernels (counted: ``Fused.impl`` is called).
+    Expected values: the harness's own bounds (4 ULP against mpmath; the conditioned ones)."""
+    import json
+    from pathlib import Path
+    from minims.graph.fuse import ELEMENTWISE, Fused
+    from minims.testing.accuracy import MEASURED
+    from minims.testing.accuracy.rules import NOT_FUSED, run_fused
+    root = Path(__file__).resolve().parents[1]
+    rows = json.loads((root / "accuracy.json").read_text(encoding="utf-8"))["rows"]
+    fusible = sorted(set(MEASURED) & ELEMENTWISE)
+    assert len(fusible) >= 20
+    for name in fusible:
+        kinds = {r["rule"] for r in rows if r["primitive"] == name and r["path"] == "numpy"}
+        fused = [r for r in rows if r["primitive"] == name and r["path"] == "fused"]
+        assert {r["rule"] for r in fused} == kinds, name
+        assert any(r["missing"] != NOT_FUSED for r in fused), name
+        assert all(r["missing"] or r["max_scaled"] <= r["bound"] for r in fused), name
+    assert "| Tanh (fused) |" in (root / "README.md").read_text(encoding="utf-8")
+    if not fast.numba_available():
+        return
+    calls = []
+    original = Fused.impl
+    monkeypatch.setattr(Fused, "impl", lambda self, *a: calls.append(self.name) or original(self, *a))
+    x = Tensor(np.array([-100.0, 0.5], np.float32))
+    got = run_fused("impl", MEASURED["Sigmoid"].make(), [x], (0,), ())
+    assert calls == ["Fused[sigmoid]"]
+    import mpmath
+    want = [27 * 2.0 ** -149, float(1 / (1 + mpmath.exp(-0.5)))]      # sigmoid(-100): see item 13
+    np.testing.assert_array_equal(bits(got), bits(np.array(want, np.float32)))
