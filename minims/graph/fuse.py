@@ -310,7 +310,9 @@ def _split(c, eqs, producer, used_outside) -> list:
             continue
         eq = eqs[m]
         dtype = _dtype_name(eq.outs[0].dtype)
-        operands = [(producer.get(a.index) if isinstance(a, Var) else None, _input_key(a, dtype)) for a in eq.ins]
+        static = _STATIC.get(eq.prim.name, ())
+        operands = [(producer.get(a.index) if isinstance(a, Var) else None, _input_key(a, dtype))
+                    for pos, a in enumerate(eq.ins) if pos not in static]
         stored = eq.outs[0].index in used_outside or m in last_read
         member = (m, sums.get(m, []), operands, dtype, stored, last_read.get(m, -1))
         if part is not None and not part.fits(member):
