@@ -38,9 +38,11 @@ faster than linearly with its arguments — 0.5 s for 16 array inputs, 1.5 s for
 and a compiled gradient's graphs pass one argument per residual: ``grad(jit(f))`` of a chain of 500
 elementwise ops made a backward kernel of 254 arguments, and the first call took ~30 s of CPU
 (1,000 ops: ~100 s; 10,000: never finished) where the unfused graph runs in 0.1 s.  Within the
-budget it takes ~3.5 s (10,000 ops: ~11 s), and a repeating chain cut into equal pieces reuses one
-compiled kernel per piece (the kernel cache is keyed by the source).  Arguments are counted as the
-kernel takes them: stored outputs of a small loop share one block per dtype.
+budget it takes ~5 s of CPU for 200 to 1,000 ops and ~12 s for 10,000, since a repeating chain cut
+into equal pieces reuses one compiled kernel per piece (the kernel cache is keyed by the source);
+later calls run 2-9 times faster than unfused.  The first call still costs seconds that an unfused
+graph does not (a later process loads the kernels from Numba's disk cache).  Arguments are counted
+as the kernel takes them: stored outputs of a small loop share one block per dtype.
 ``python -m benchmarks.fusion_compile`` measures it.
 
 ``FloorDiv``/``FloorMod`` are left out: their SymPy forms, ``floor(x / y)`` and ``Mod``, are exact
