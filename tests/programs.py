@@ -61,7 +61,8 @@ from minims.interpreters.stack import bind
 from minims.primitives import nn as P
 
 __all__ = ["Space", "Meta", "Step", "Special", "Program", "ProgramCell", "programs", "with_weights",
-           "near_a_kink", "BASIC", "PARAMS", "MODES", "GRADS", "SPECIAL", "HOOKED", "FAST", "SYMBOLIC",
+           "near_a_kink", "special_values", "BASIC", "PARAMS", "MODES", "GRADS", "SPECIAL", "HOOKED", "FAST",
+           "SYMBOLIC",
            "SquareWithBprop", "SigmoidWithBprop", "MulWithBprop", "SpikeWithSurrogate",
            "SinWithTripledRule", "TanhWithScaledHook", "scaling_hook", "scaled_identity", "split_parts"]
 
@@ -88,8 +89,11 @@ class Space:
     ``"inner_grad"``, ``"special"``, ``"dense"``); ``dtypes``: the float dtypes of the inputs (one per
     program); ``shapes``: the shapes of the first inputs; ``ints``: integer inputs too; ``nchw``: the
     probability that the first input is an image batch ``(N, C, H, W)``;
-    ``values``: ``"drawn"`` (Hypothesis picks every element: simple numbers, repeats, ties) or
-    ``"random"`` (a seeded generator: continuous values, no ties); ``min_lo``/``max_bound``: the
+    ``values``: ``"drawn"`` (Hypothesis picks every element: simple numbers, repeats, ties),
+    ``"random"`` (a seeded generator: continuous values, no ties) or ``"special"`` (``"random"``, with
+    about one float entry in four replaced by an IEEE special value, :func:`special_values`: the
+    safe domain no longer holds, so only for comparing two ways of computing the same program);
+    ``min_lo``/``max_bound``: the
     safe domain; ``steps``/``inputs``: how many lines and first inputs; ``specials``: which custom
     rules and hooks a ``special`` line may use; ``need``: kinds of line every program must contain;
     ``structured``: the outputs may come back in a dict or a tuple holding a list (``Program.form``).
@@ -1202,17 +1206,29 @@ def _draw_step(d: _Draw, kind):
 
 
 # ===== the strategy ===================================================================================
+def special_values(dtype) -> np.ndarray:
+    """The IEEE special values of a float format: both zeros, the smallest subnormals and a larger
+    one, both infinities, NaN."""
+    fi = np.finfo(dtype)
+    tiny, sub = fi.smallest_subnormal, fi.smallest_normal / 3
+    return np.array([0.0, -0.0, tiny, -tiny, sub, -sub, np.inf, -np.inf, np.nan], dtype)
+
+
 def _input_values(draw, space, node, dtype, rng):
-    """The values of one argument: drawn element by element, or from the seeded generator."""
+    """The values of one argument: drawn element by element, or from the seeded generator (with
+    special values in some places for ``values="special"``)."""
     m = node.meta
     if m.kind == "i":
-        if space.values == "random":
+        if space.values != "drawn":
             data = rng.integers(int(node.low), int(node.high) + 1, size=m.shape)
         else:
             data = draw(hnp.arrays(np.int64, m.shape, elements=st.integers(int(node.low), int(node.high))))
         return Tensor(np.asarray(data, dtype=np.int32))
-    if space.values == "random":
-        data = rng.uniform(node.low, node.high, size=m.shape)
+    if space.values != "drawn":
+        data = np.array(rng.uniform(node.low, node.high, size=m.shape), dtype=dtype)
+        if space.values == "special":
+            special = rng.random(m.shape) < 0.25
+            data[special] = rng.choice(special_values(dtype), size=m.shape)[special]
     else:
         data = draw(hnp.arrays(np.float64, m.shape, elements=st.floats(
             node.low, node.high, allow_subnormal=False, allow_nan=False)))
@@ -1276,6 +1292,6 @@ def programs(draw, space=BASIC):
                      and k not in outputs)
     form = draw(st.sampled_from(["flat", "flat", "dict", "nested"])) if space.structured else "flat"
     program = Program(d.nodes, outputs, dtype, form)
-    rng = np.random.default_rng(draw(st.integers(0, 2 ** 32 - 1))) if space.values == "random" else None
+    rng = np.random.default_rng(draw(st.integers(0, 2 ** 32 - 1))) if space.values != "drawn" else None
     args = tuple(_input_values(draw, space, node, dtype, rng) for node in program.inputs)
     return program, args

@@ -2,18 +2,22 @@
 measured (or excused), and the README showing what ``accuracy.json`` holds.
 
 The harness (``minims.testing.accuracy``) runs here on a coarse grid — a few dozen points per domain
-and format, a few seconds — and each row must meet its bound; the committed table was measured on
-2,000 points by ``python -m minims.testing.accuracy --write``.
+and format, on every path (the fused kernels too: their first compilation takes a few minutes,
+later runs load them from Numba's disk cache) — and each row must meet its bound; the committed
+table was measured on 2,000 points by ``python -m minims.testing.accuracy --write``.
 """
 import json
 from pathlib import Path
 
 import pytest
 
+from minims import fast
+from minims.graph.fuse import ELEMENTWISE
 from minims.primitives import table
 from minims.testing.accuracy import MEASURED, NOT_MEASURED, measure
+from minims.testing.accuracy.measure import PATHS
 from minims.testing.accuracy.report import BEGIN, END, markdown
-from minims.testing.accuracy.rules import RULE_KINDS
+from minims.testing.accuracy.rules import NOT_FUSED, RULE_KINDS
 
 ROOT = Path(__file__).resolve().parents[1]
 COARSE = 32
@@ -21,7 +25,7 @@ COARSE = 32
 
 @pytest.fixture(scope="module")
 def coarse_rows():
-    return measure(points=COARSE)
+    return measure(points=COARSE, paths=PATHS)
 
 
 def test_every_rule_meets_its_bound_on_a_coarse_grid(coarse_rows):
@@ -39,14 +43,16 @@ def test_every_rule_a_primitive_has_is_measured(coarse_rows):
         expected = {"impl"} | ({"bprop", "bprop∘bprop"} if row.bprop else set()) | \
                    ({"jvp", "jvp∘jvp"} if row.jvp else set())
         assert kinds == expected, (name, kinds)
-    missing = {(r.primitive, r.rule) for r in coarse_rows if r.missing}
+    missing = {(r.primitive, r.rule) for r in coarse_rows if r.missing and r.missing != NOT_FUSED}
     assert missing == {("ReLU6", "bprop∘bprop"), ("ReLU6", "jvp∘jvp")}, missing
 
 
-def test_primitives_with_a_numba_kernel_are_measured_with_the_fast_path_too(coarse_rows):
+def test_primitives_with_a_numba_kernel_or_a_fused_form_are_measured_with_the_fast_path_too(coarse_rows):
     for name in MEASURED:
         paths = {r.path for r in coarse_rows if r.primitive == name}
-        assert paths == ({"numpy", "numba"} if table().row(name).numba else {"numpy"}), (name, paths)
+        expected = {"numpy"} | ({"numba"} if table().row(name).numba else set()) | (
+            {"fused"} if name in ELEMENTWISE and fast.numba_available() else set())
+        assert paths == expected, (name, paths)
 
 
 def _elementwise_names():

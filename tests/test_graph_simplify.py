@@ -22,10 +22,10 @@ def _prims(graph):
 
 @pytest.mark.parametrize("fn", [
     lambda x: x * 1.0, lambda x: 1.0 * x, lambda x: x * Tensor(np.ones(3, np.float32)),
-    lambda x: x / 1.0, lambda x: x + 0.0, lambda x: 0.0 + x, lambda x: x - 0.0,
+    lambda x: x / 1.0, lambda x: x + (-0.0), lambda x: -0.0 + x, lambda x: x - 0.0,
     lambda x: -(-x), lambda x: ops.reshape(x, (3,)), lambda x: ops.transpose(x, (0,)),
     lambda x: ops.cast(x, ms.float32), lambda x: ops.broadcast_to(x, (3,)),
-], ids=["x*1", "1*x", "x*ones", "x/1", "x+0", "0+x", "x-0", "--x", "reshape-same", "transpose-identity",
+], ids=["x*1", "1*x", "x*ones", "x/1", "x+(-0)", "(-0)+x", "x-0", "--x", "reshape-same", "transpose-identity",
         "cast-same", "broadcast-same"])
 def test_an_identity_equation_disappears(fn):
     compiled = ms.jit(lambda x: ops.sin(fn(x)))

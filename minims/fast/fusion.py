@@ -13,14 +13,19 @@ fresh symbols (``opnd0``, ``opnd1``, ...) and printed by a small SymPy printer a
 Python (``math.sin``, ``a if c else b``).  A new elementwise primitive with a ``sympy`` rule is
 fusible without touching this file.  Where SymPy's exact-arithmetic form and IEEE floats part ways
 the printer chooses the float behaviour NumPy has: ``Max``/``Min`` propagate NaN as ``np.maximum``
-does (Python's ``max`` does not, and SymPy reorders ``Max(x, 0)`` to ``Max(0, x)``), ``sign`` of NaN
-is NaN, ``floor`` stays a float.  Each step's result is cast to its dtype (``f32(...)``), so a
+does (Python's ``max`` does not), ``sign`` of NaN is NaN and of -0.0 is +0.0, ``floor`` stays a
+float.  What SymPy cannot say at all — which operand a tie of ``np.maximum`` returns (SymPy sorts
+``Max``'s arguments), ``np.clip`` keeping -0.0, a kernel computed in float64 and rounded once — a
+primitive says in its ``fused_sympy`` form with the functions of ``minims.primitives.scalar_forms``,
+printed as the helpers below.  So every exactly rounded operation (+, -, *, /, sqrt, max, min,
+select, casts, ...) gives the NumPy path's bits, signed zeros, subnormals, infinities and NaN
+included.  Each step's result is cast to its dtype (``f32(...)``), so a
 float32 chain rounds after every primitive, as the NumPy path does; Python numbers are passed in the
 dtype of the step that reads them (NumPy's "weak" scalars), so ``x * 0.01`` in float32 is the same
 single-precision product.  Transcendental functions come from the C library instead of NumPy's own
-loops, and sums accumulate in float64 in order rather than pairwise: results agree with the NumPy
-path to float32 rounding, not bit for bit.  ``error_model="numpy"``: x / 0 is inf or NaN, never an
-exception.
+loops, and sums accumulate in float64 in order rather than pairwise: there results agree with the NumPy
+path to float32 rounding, not bit for bit (the same NaN, infinities and zeros).  ``error_model="numpy"``:
+x / 0 is inf or NaN, never an exception.
 
 Broadcasting and loops
 ----------------------
@@ -56,6 +61,8 @@ from dataclasses import dataclass
 import numpy as np
 import sympy
 from sympy.printing.pycode import PythonCodePrinter
+
+from ..primitives.scalar_forms import FORMS
 
 __all__ = ["KernelSpec", "InputSpec", "StepSpec", "OutputSpec", "Unfusable", "scalar_template", "source_of",
            "compile_kernel", "cache_dir", "kernel_stats"]
@@ -114,13 +121,13 @@ class _Printer(PythonCodePrinter):
         return out
 
     def _print_Max(self, expr):
-        return self._fold("_fmax", expr.args)
+        return self._fold("np_maximum", expr.args)
 
     def _print_Min(self, expr):
-        return self._fold("_fmin", expr.args)
+        return self._fold("np_minimum", expr.args)
 
     def _print_sign(self, expr):
-        return f"_sign({self._print(expr.args[0])})"
+        return f"np_sign({self._print(expr.args[0])})"
 
     def _print_sech(self, expr):
         return f"_sech({self._print(expr.args[0])})"
@@ -131,14 +138,29 @@ class _Printer(PythonCodePrinter):
     def _print_ceiling(self, expr):
         return f"np.ceil({self._print(expr.args[0])})"
 
+    def _print_Function(self, expr):
+        name = expr.func.__name__
+        if name in FORMS:                   # minims.primitives.scalar_forms: a helper below (or f64)
+            return f"{name}({', '.join(self._print(a) for a in expr.args)})"
+        return super()._print_Function(expr)
 
+
+# Each helper does what the NumPy kernel named in minims.primitives.scalar_forms does, on every float.
 _HELPERS = {
-    "_fmax": "def _fmax(a, b):\n    return a if (a >= b or a != a) else b\n",        # NaN wins, as np.maximum
-    "_fmin": "def _fmin(a, b):\n    return a if (a <= b or a != a) else b\n",
-    "_sign": ("def _sign(a):\n    if a > 0:\n        return 1.0\n    if a < 0:\n        return -1.0\n"
-              "    return a * 1.0\n"),                                          # 0 stays 0, NaN stays NaN
+    "np_maximum": "def np_maximum(a, b):\n    return a if (a > b or a != a) else b\n",   # NaN wins; a tie: b
+    "np_minimum": "def np_minimum(a, b):\n    return a if (a < b or a != a) else b\n",
+    "np_clip": ("def np_clip(a, lo, hi):\n    if a < lo:\n        return lo\n    if a > hi:\n        return hi\n"
+                "    return a\n"),                                          # NaN and -0.0 stay
+    "np_sign": ("def np_sign(a):\n    if a > 0:\n        return 1.0\n    if a < 0:\n        return -1.0\n"
+                "    if a == 0:\n        return 0.0\n    return a\n"),          # +0.0 for both zeros; NaN stays
     # in float64 whatever the operand: cosh overflows to inf (sech 0) without a warning in Numba
     "_sech": "def _sech(a):\n    return 1.0 / math.cosh(np.float64(a))\n",
+    "logistic": ("def logistic(a):\n    x = np.float64(a)\n    e = math.exp(-abs(x))\n"
+                 "    return 1.0 / (1.0 + e) if x >= 0 else e / (1.0 + e)\n"),     # accurate.logistic
+    "sech2_narrow": ("def sech2_narrow(a, scale):\n    m = abs(np.float64(a))\n"
+                     "    m = m if (m < 700.0 or m != m) else 700.0\n"
+                     "    s = 1.0 / math.cosh(m if scale == 1.0 else m * scale)\n"
+                     "    return s * s\n"),                          # accurate.sech_squared_for_narrow
 }
 _OPERAND = re.compile(r"\bopnd(\d+)\b")
 _templates: dict = {}
@@ -218,7 +240,8 @@ def _index(flags) -> str:
 
 
 def source_of(spec: KernelSpec) -> tuple[str, dict]:
-    """``(source, layout)``: the kernel's module source, and how the wrapper shapes its arguments."""
+    """``(source, layout)``: the kernel's module source, and how the wrapper shapes its arguments
+    (``layout["arguments"]``: how many arrays and numbers the kernel takes)."""
     loop, groups, collapsed = _collapse(spec)
     rank = len(loop)
     full = tuple(True for _ in loop)
@@ -290,7 +313,7 @@ def source_of(spec: KernelSpec) -> tuple[str, dict]:
     lines += ["@njit(cache=True, nogil=True, error_model='numpy')", f"def kernel({', '.join(params)}):"]
     source = "\n".join(lines + body) + "\n"
     layout = dict(loop=loop, in_flags=in_flags, out_flags=out_flags, scalar_sums=scalar_sums, groups=groups,
-                  blocks=blocks, block_names=block_names)
+                  blocks=blocks, block_names=block_names, arguments=len(params) - rank)   # not the loop sizes
     return source, layout
 
 

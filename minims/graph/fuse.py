@@ -28,7 +28,22 @@ What fuses (one cluster = one kernel):
   returns its residuals: they are such outputs.)
 * a ``ReduceSum``/``ReduceMean`` of a member joins as a reduction output (summed in the same loop);
   nothing in the cluster may use its result.
-* a cluster of a single elementwise equation stays as it was (NumPy does one op as well).
+* a cluster of a single elementwise equation stays as it was (NumPy does one op as well);
+* a cluster larger than one kernel's budget — :data:`MAX_STEPS` equations, :data:`MAX_PARAMETERS`
+  arguments (inputs, stored outputs) — is cut, in order, into several kernels run one after the
+  other, the values crossing a cut stored by one and read by the next.
+
+Why a budget: Numba's compile time grows about linearly with a kernel's equations (~5 ms each) but
+faster than linearly with its arguments — 0.5 s for 16 array inputs, 1.5 s for 64, 14 s for 256 —
+and a compiled gradient's graphs pass one argument per residual: ``grad(jit(f))`` of a chain of 500
+elementwise ops made a backward kernel of 254 arguments, and the first call took ~30 s of CPU
+(1,000 ops: ~100 s; 10,000: never finished) where the unfused graph runs in 0.1 s.  Within the
+budget it takes ~5 s of CPU for 200 to 1,000 ops and ~12 s for 10,000, since a repeating chain cut
+into equal pieces reuses one compiled kernel per piece (the kernel cache is keyed by the source);
+later calls run 2-9 times faster than unfused.  The first call still costs seconds that an unfused
+graph does not (a later process loads the kernels from Numba's disk cache).  Arguments are counted
+as the kernel takes them: stored outputs of a small loop share one block per dtype.
+``python -m benchmarks.fusion_compile`` measures it.
 
 ``FloorDiv``/``FloorMod`` are left out: their SymPy forms, ``floor(x / y)`` and ``Mod``, are exact
 arithmetic, and rounding ``x / y`` first gives another float answer than ``np.floor_divide``.
@@ -36,7 +51,10 @@ Integer and Bool results are left to NumPy (overflow and division by zero differ
 """
 from __future__ import annotations
 
+import functools
+import heapq
 import warnings
+from collections import Counter
 
 import numpy as np
 
@@ -52,6 +70,13 @@ ELEMENTWISE = frozenset({
 
 #: Reductions a cluster may end in (summed in float64 in the same loop).
 REDUCTIONS = {"ReduceSum": "sum", "ReduceMean": "mean"}
+
+#: The budget of one kernel: at most this many member equations ...
+MAX_STEPS = 128
+#: ... and at most this many arguments (array and number inputs, outputs or their blocks).
+#: Numba's compile time grows linearly with the equations but faster than linearly with the
+#: arguments (module docstring); a longer chain becomes several kernels, one after the other.
+MAX_PARAMETERS = 32
 
 #: Operand positions that are static values, not data (a dtype, a shape).
 _STATIC = {"Cast": (1,), "BroadcastTo": (1,)}
@@ -211,9 +236,10 @@ def _label(eqs) -> str:
     return "∘".join(names)
 
 
-def fuse_elementwise(graph: Graph) -> Graph:
+def fuse_elementwise(graph: Graph, min_members: int = 2) -> Graph:
     """The graph with its elementwise clusters replaced by ``Fused`` equations (module docstring);
-    the graph itself if there is nothing to fuse."""
+    the graph itself if there is nothing to fuse.  ``min_members=1`` fuses a lone elementwise
+    equation too (the accuracy harness measures each primitive's fused form that way)."""
     eqs = graph.equations
     producer = {}                   # var index -> position of the equation computing it
     for i, eq in enumerate(eqs):
@@ -237,23 +263,110 @@ def fuse_elementwise(graph: Graph) -> Graph:
                 c.members.append(i)
                 c.reductions.add(i)
                 cluster_of[i] = c
-    fused = [c for c in clusters if len(c.members) >= 2 and cluster_of.get(c.first) is c]
+    clusters = [c for c in clusters if c.members and cluster_of.get(c.first) is c]
+    used_outside = _uses_outside(graph, cluster_of)
+    kernels = []
+    for c in clusters:
+        kernels += _split(c, eqs, producer, used_outside)
+    for k in kernels:
+        for m in k.members:
+            cluster_of[m] = k
+    fused = [k for k in kernels if len(k.members) >= min_members]
     if not fused:
         return graph
-    used_outside = _uses_outside(graph, cluster_of)
-    replaced = {}
-    for c in fused:
-        replaced[c.first] = _fused_equation(graph, c, templates, producer, used_outside)
+    used_outside = _uses_outside(graph, cluster_of)        # now with the values passed between kernels
+    replaced = {k.first: _fused_equation(graph, k, templates, producer, used_outside) for k in fused}
     kept = []
     for i, eq in enumerate(eqs):
-        c = cluster_of.get(i)
-        if c is None or len(c.members) < 2:
+        k = cluster_of.get(i)
+        if k is None or len(k.members) < min_members:
             kept.append(eq)
-        elif i == c.first:
+        elif i == k.first:
             kept.append(replaced[i])
     g = graph.copy()
     g.equations = kept
     return g
+
+
+def _split(c, eqs, producer, used_outside) -> list:
+    """The cluster ``c`` as consecutive kernels within the budget (:data:`MAX_STEPS`,
+    :data:`MAX_PARAMETERS`; module docstring), each reduction with the member it sums.
+
+    Splitting in order is always valid: every operand from outside ``c`` precedes its first member,
+    and a later part reads an earlier part's values after they are computed."""
+    from ..fast.fusion import BLOCK_LIMIT
+    inside = set(c.members)
+    sums = {}                       # member -> the reductions of its value
+    for r in sorted(c.reductions):
+        sums.setdefault(producer[eqs[r].ins[0].index], []).append(r)
+    last_read = {}                  # member -> the last member (not a reduction) reading its value
+    for m in c.members:
+        for a in eqs[m].ins if m not in c.reductions else ():
+            src = producer.get(a.index) if isinstance(a, Var) else None
+            if src in inside:
+                last_read[src] = max(last_read.get(src, -1), m)
+    blocked = int(np.prod(c.shape)) <= BLOCK_LIMIT        # stored outputs share one argument per dtype
+    parts, part = [], None
+    for m in c.members:
+        if m in c.reductions:
+            continue
+        eq = eqs[m]
+        dtype = _dtype_name(eq.outs[0].dtype)
+        static = _STATIC.get(eq.prim.name, ())
+        operands = [(producer.get(a.index) if isinstance(a, Var) else None, _input_key(a, dtype))
+                    for pos, a in enumerate(eq.ins) if pos not in static]
+        stored = eq.outs[0].index in used_outside or m in last_read
+        member = (m, sums.get(m, []), operands, dtype, stored, last_read.get(m, -1))
+        if part is not None and not part.fits(member):
+            parts.append(part)
+            part = None
+        if part is None:
+            part = _Part(blocked)
+        part.add(member, eq.outs[0].index in used_outside)
+    parts.append(part)
+    kernels = []
+    for p in parts:
+        k = _Cluster(p.members[0], c.shape)
+        k.members = sorted(p.members)
+        k.reductions = c.reductions & set(p.members)
+        kernels.append(k)
+    return kernels
+
+
+class _Part:
+    """A kernel being filled in member order, and the arguments it would take if it ended at the
+    latest member: its inputs, and what it stores — values used outside the cluster, values read by
+    a later member of the cluster (which may fall in the next kernel), reductions."""
+
+    def __init__(self, blocked: bool):
+        self.members, self.own, self.inputs = [], set(), set()
+        self.blocked = blocked
+        self.stored = Counter()         # dtype -> stored values
+        self.pending = []               # heap of (last member reading it, dtype) of values stored for now
+
+    def _arguments(self, inputs: int, stored: Counter, sums: int) -> int:
+        n = sum(stored.values())
+        return inputs + (len(+stored) if self.blocked and n > 1 else n) + sums
+
+    def fits(self, member) -> bool:
+        m, sums, operands, dtype, stored, _ = member
+        while self.pending and self.pending[0][0] <= m:         # read for the last time by now
+            self.stored[heapq.heappop(self.pending)[1]] -= 1
+        new = {key for src, key in operands if src not in self.own} - self.inputs
+        after = self.stored + Counter({dtype: 1}) if stored else self.stored
+        n_sums = len(self.members) - len(self.own) + len(sums)          # reductions
+        return (len(self.members) + 1 + len(sums) <= MAX_STEPS
+                and self._arguments(len(self.inputs) + len(new), after, n_sums) <= MAX_PARAMETERS)
+
+    def add(self, member, used_outside: bool) -> None:
+        m, sums, operands, dtype, stored, last = member
+        self.inputs |= {key for src, key in operands if src not in self.own}
+        self.members += [m] + sums
+        self.own.add(m)
+        if stored:
+            self.stored[dtype] += 1
+            if not used_outside:
+                heapq.heappush(self.pending, (last, dtype))
 
 
 def _join(i, eq, shape, producer, cluster_of, clusters, readers):
@@ -322,6 +435,23 @@ def _uses_outside(graph, cluster_of) -> set:
     return used
 
 
+@functools.lru_cache(maxsize=None)
+def _dtype_name(dtype) -> str:
+    """"float32" for minims' Float32 (cached: NumPy's dtype names cost microseconds)."""
+    return np.dtype(dtype.np_dtype).name
+
+
+def _input_key(a, out_dtype: str):
+    """What makes two operands from outside a kernel one input of it."""
+    if isinstance(a, Var):
+        return ("var", a.index)
+    if a.is_tensor:
+        # by content when small: a Tensor constant staged once per use is one input, not forty
+        data = a.value._data
+        return ("tensor", data.dtype.str, data.shape, data.tobytes()) if data.size <= 64 else ("id", id(a.value))
+    return ("number", repr(a.value), type(a.value).__name__, out_dtype)
+
+
 def _fused_equation(graph, c, templates, producer, used_outside) -> Equation:
     from ..fast.fusion import InputSpec, KernelSpec, OutputSpec, StepSpec
     eqs = [graph.equations[m] for m in c.members]
@@ -346,16 +476,12 @@ def _fused_equation(graph, c, templates, producer, used_outside) -> Equation:
             if isinstance(a, Var) and a.index in inside:
                 refs.append(("step", step_of[producer[a.index]]))
                 continue
+            key = _input_key(a, out_dtype)
             if isinstance(a, Var):
-                key = ("var", a.index)
                 spec = InputSpec("array", a.shape, np.dtype(a.dtype.np_dtype).name)
             elif a.is_tensor:
-                # by content when small: a Tensor constant staged once per use is one input, not forty
-                data = a.value._data
-                key = ("tensor", data.dtype.str, data.shape, data.tobytes()) if data.size <= 64 else ("id", id(a.value))
                 spec = InputSpec("array", tuple(a.value.shape), a.value._data.dtype.name)
             else:                       # a Python number: passed in the dtype of the step reading it
-                key = ("number", repr(a.value), type(a.value).__name__, out_dtype)
                 spec = InputSpec("scalar", (), out_dtype)
             if key not in keys:
                 keys[key] = len(ins)

@@ -8,6 +8,14 @@ Bool mask also holds how many entries the mask selected; a call whose mask selec
 compiles the function again.)  ``traces`` counts
 compilations, so retracing can be observed (and tested) without timing anything.
 
+A Python number argument is a constant of the graph, as in MindSpore: ``f(x, 0.1)`` and ``f(x, 0.2)``
+are two graphs.  A loop passing a new value each time (a learning rate, a step count) compiles on
+every call, and each graph is kept: the cache holds the :data:`MAX_GRAPHS` signatures used most
+recently (least recently used first out), and after :data:`RETRACE_WARNING_AFTER` calls in a row
+that each compiled because the same non-Tensor arguments changed, a :class:`RetraceWarning` (once
+per function) names them and says the fix: pass a Tensor, which is an input of the graph
+(MindSpore's ``mindspore.mutable(value)`` does this for a number there; minims has no ``mutable``).
+
 ``f.graph(*args)`` returns the optimised graph for those arguments (print it, or show it in Jupyter
 as a picture); ``f.graph(*args, optimized=False)`` the graph as traced; ``f.graph(*args, fused=True)``
 the graph the fast path runs (elementwise chains fused into single kernels); ``f.graph(*args,
@@ -21,7 +29,9 @@ from __future__ import annotations
 import functools
 import hashlib
 import inspect
+import warnings
 import weakref
+from collections import OrderedDict
 
 import numpy as np
 
@@ -31,9 +41,19 @@ from ..common.tensor import Tensor
 from .call import GraphCall, backward_graph, interpret
 from .passes import optimize
 from .residuals import ResidualSplit
-from .staging import is_explicit_input, rebuild, trace_to_graph
+from .staging import is_explicit_input, rebuild, trace_to_graph, user_stacklevel
 
-__all__ = ["jit", "ms_function", "JitFunction"]
+__all__ = ["jit", "ms_function", "JitFunction", "RetraceWarning", "MAX_GRAPHS", "RETRACE_WARNING_AFTER"]
+
+#: Graphs one compiled function keeps (per instance for a method): the most recently used signatures.
+MAX_GRAPHS = 64
+
+#: Calls in a row that each compile because the same non-Tensor arguments changed, before the warning.
+RETRACE_WARNING_AFTER = 8
+
+
+class RetraceWarning(UserWarning):
+    """A compiled function compiles again on every call because a Python value argument changes."""
 
 
 def _static_key(value):
@@ -75,8 +95,12 @@ class JitFunction:
         except TypeError:                   # an object without weakref support: held strongly
             self._instance = (lambda obj: lambda: obj)(instance)
         self.name = name or getattr(fn, "__name__", "graph")
-        self._cache: dict = {}
+        self._cache: OrderedDict = OrderedDict()      # signature -> _Compiled, least recently used first
         self.traces = 0
+        self._last_traced = None        # the signature of the latest compilation ...
+        self._changing = ()             # ... the argument positions that changed on every call since
+        self._streak = 0                # ... and how many calls in a row compiled
+        self._warned_retrace = False
         self._key_extra = None          # e.g. a Cell's training flag, for compiled Cell calls
         # name and docstring only: copying __dict__ too would pour a Cell's attributes into this object
         functools.update_wrapper(self, fn, updated=())
@@ -112,21 +136,70 @@ class JitFunction:
             key.append(("extra", self._key_extra()))
         return tuple(key)
 
-    def _compiled(self, args) -> _Compiled:
+    def _compiled(self, args, called: bool = False) -> _Compiled:
+        """The compiled graph for ``args``, traced on a new signature; ``called``: for a call of the
+        function (it counts towards the retrace warning), not a look at its graph."""
         key = self._signature(args)
         entry = self._cache.get(key)
-        if entry is None:
-            raw = trace_to_graph(self.fn, self._full_args(args), name=self.name)
-            self.traces += 1
-            entry = self._cache[key] = _Compiled(raw, optimize(raw))
+        if entry is not None:
+            try:
+                self._cache.move_to_end(key)
+            except KeyError:                # another thread dropped it meanwhile: the entry still works
+                pass
+            if called:
+                self._streak = 0
+            return entry
+        raw = trace_to_graph(self.fn, self._full_args(args), name=self.name)
+        self.traces += 1
+        entry = self._cache[key] = _Compiled(raw, optimize(raw))
+        if len(self._cache) > MAX_GRAPHS:
+            self._cache.popitem(last=False)
+        if called:
+            self._note_retrace(key, args)
         return entry
+
+    def _note_retrace(self, key, args) -> None:
+        """Count calls in a row that compiled because the same non-Tensor arguments changed; warn
+        once when there have been RETRACE_WARNING_AFTER of them."""
+        last, self._last_traced = self._last_traced, key
+        changed = () if last is None or len(last) != len(key) else tuple(
+            i for i in range(len(args)) if key[i] != last[i])
+        if not changed or any(isinstance(args[i], Tensor) for i in changed) or (
+                self._streak and changed != self._changing):
+            self._streak, self._changing = (1 if changed else 0), changed
+            return
+        self._streak, self._changing = self._streak + 1, changed
+        if self._streak >= RETRACE_WARNING_AFTER and not self._warned_retrace:
+            self._warned_retrace = True
+            warnings.warn(self._retrace_message(changed, args), RetraceWarning, stacklevel=user_stacklevel())
+
+    def _retrace_message(self, changed, args) -> str:
+        try:
+            params = []
+            for p in inspect.signature(self.fn).parameters.values():
+                if p.kind not in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD):
+                    break                   # *args: its items have no names of their own
+                params.append(p.name)
+        except (TypeError, ValueError):
+            params = []
+        params = params[1:] if self.instance is not None else params      # not self
+        names = [f"'{params[i]}' (argument {i})" if i < len(params) else f"argument {i}" for i in changed]
+        kinds = ", ".join(f"a {type(args[i]).__name__} ({args[i]!r} this time)" for i in changed)
+        example = next((f"Tensor({args[i]!r}, mindspore.float32)" for i in changed
+                        if isinstance(args[i], (int, float)) and not isinstance(args[i], bool)), "a Tensor")
+        return (f"jit: '{self.name}' compiled a new graph on each of its last {self._streak} calls, because "
+                f"{' and '.join(names)} changed every time: {kinds}. A Python value is a constant of the "
+                f"graph (as in MindSpore), so each value compiles its own graph (minims keeps the "
+                f"{MAX_GRAPHS} most recent). Fix: pass it as a Tensor, {example}, which is an input of "
+                f"one graph; in MindSpore, mindspore.mutable(value) does that for a number (minims has "
+                f"no mutable).")
 
     def __call__(self, *args, **kwargs):
         if kwargs:
             raise TypeError(f"jit: compiled function '{self.name}' takes positional arguments only, "
                             f"got keywords {sorted(kwargs)}. Fix: pass them by position, "
                             f"{self.name}(x, y) rather than {self.name}(x=x, y=y).")
-        entry = self._compiled(args)
+        entry = self._compiled(args, called=True)
         try:
             out = self._run(entry, args)
         except CompiledShapeChanged:

@@ -1,13 +1,18 @@
 """Algebraic simplification: equations that give back one of their inputs unchanged are dropped.
 
 Source transformation writes the backward rules literally, so a staged gradient is full of identities:
-``Mul([1., 1.], %0)`` for the ones-like sensitivity of a sum, ``Add(%5, 0.0)``, ``Neg(Neg(%3))`` from a
-subtraction's rule applied twice, ``Reshape`` to the shape a value already has, a ``Transpose``
-undone by another.  Each rewrite below replaces the equation's result by the input it equals —
-exactly, bit for bit (x * 1, x / 1, x - 0 and -(-x) are exact in IEEE arithmetic; x + 0 is too,
-except that -0.0 + 0.0 is +0.0, a zero of the other sign that compares equal) — and only when the
-result has the same shape and dtype as that input, so broadcasting and type promotion are never
-skipped: ``Mul(x_int32, 1.0)`` is a Float32 and stays.
+``Mul([1., 1.], %0)`` for the ones-like sensitivity of a sum, ``Neg(Neg(%3))`` from a subtraction's
+rule applied twice, ``Reshape`` to the shape a value already has, a ``Transpose`` undone by another.
+Each rewrite below replaces the equation's result by the input it equals — exactly, bit for bit,
+for every input including -0.0, infinities and NaN — and only when the result has the same shape
+and dtype as that input, so broadcasting and type promotion are never skipped: ``Mul(x_int32, 1.0)``
+is a Float32 and stays.
+
+Which identities are exact in IEEE 754 arithmetic (round to nearest): ``x * 1``, ``x / 1``,
+``-(-x)``, ``x - (+0.0)`` and ``x + (-0.0)``.  Not ``x + 0.0``: -0.0 + 0.0 is +0.0, a zero of the
+other sign (``1 / z`` tells them apart), so it stays, and so does ``x - (-0.0)``; for integers both
+are exact.  Not ``x * 0`` (inf * 0 and NaN * 0 are NaN, -1 * 0 is -0.0) nor ``x - x`` (NaN, inf):
+no rule here rewrites them.
 
 The pass counts its rewrites in ``graph.removed["algebraic simplification"]``; dead-code elimination
 then drops whatever fed only the removed equations (the ones-like constant, the inner Neg).
@@ -39,6 +44,19 @@ def _is(x, number) -> bool:
     return c is not None and c.size > 0 and bool(np.all(c == number))
 
 
+def _is_zero_keeping(x, sign: bool, out: Var) -> bool:
+    """Is ``x`` a zero that ``v + x`` (``sign`` True: a -0.0) or ``v - x`` (``sign`` False: a +0.0)
+    leaves every ``v`` unchanged with?  In floats only the zero of that sign does (module docstring);
+    in integers any zero."""
+    c = _constant(x)
+    if c is None or c.size == 0 or not bool(np.all(c == 0)):
+        return False
+    kind = np.dtype(out.dtype.np_dtype).kind
+    if kind == "f":
+        return bool(np.all(np.signbit(c) == sign))
+    return kind in "iub"
+
+
 def _same_type(a, out: Var) -> bool:
     return isinstance(a, Var) and a.shape == out.shape and a.dtype == out.dtype
 
@@ -56,9 +74,10 @@ def _identity_of(eq, producer) -> Var | None:
     elif name == "Div":
         candidate = ins[0] if _is(ins[1], 1) else None
     elif name == "Add":
-        candidate = ins[1] if _is(ins[0], 0) else ins[0] if _is(ins[1], 0) else None
+        candidate = (ins[1] if _is_zero_keeping(ins[0], True, out)
+                     else ins[0] if _is_zero_keeping(ins[1], True, out) else None)
     elif name == "Sub":
-        candidate = ins[0] if _is(ins[1], 0) else None
+        candidate = ins[0] if _is_zero_keeping(ins[1], False, out) else None
     elif name == "Neg":
         inner = producer.get(ins[0].index) if isinstance(ins[0], Var) else None
         candidate = inner.ins[0] if inner is not None and inner.prim.name == "Neg" else None

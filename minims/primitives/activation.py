@@ -10,13 +10,17 @@ from __future__ import annotations
 import numpy as np
 import sympy
 
+from .. import dtype as mstype
 from .. import ops
 from ..common.tensor import _describe
 from ..interpreters.stack import bind
 from . import batch_rules
+from . import scalar_forms as F
+from .accurate import in_float64, log_softmax
 from .base import Primitive
 from .math import _Unary, sym_elementwise
 from .operands import keep_where, normalize_axis
+from .reduce import ReduceMax
 
 
 def _is_int(a):
@@ -47,6 +51,9 @@ class ReLU(_Unary):
         return out, ReluGrad()(tangents[0], out)
 
     sympy = staticmethod(sym_elementwise(lambda v: sympy.Max(v, 0)))
+
+    def fused_sympy(self, dtype, x):
+        return sym_elementwise(lambda v: F.np_maximum(v, 0))(x)       # relu(-0.0) = +0.0, as impl
 
 
 class ReluGrad(Primitive):
@@ -82,6 +89,9 @@ class ReLU6(_Unary):
         return bind(self, *primals), ReLU6Grad()(tangents[0], primals[0])
 
     sympy = staticmethod(sym_elementwise(lambda v: sympy.Min(sympy.Max(v, 0), 6)))
+
+    def fused_sympy(self, dtype, x):
+        return sym_elementwise(lambda v: F.np_clip(v, 0, 6))(x)       # relu6(-0.0) = -0.0, as impl
 
 
 class ReLU6Grad(Primitive):
@@ -138,8 +148,36 @@ class Softmax(_Unary):
         return e / np.sum(e, axis=axis, keepdims=True)
 
 
+def _softmax_parts(x, axis):
+    """``(p, q, big)`` for the rules of LogSoftmax, in float64 and in minims ops (so differentiable):
+    the softmax ``p`` of x along ``axis``, accurate where it is tiny (the rounding of x - max is
+    carried, as in ``accurate.log_softmax``); ``big`` flags the entry above 1/2 (at most one per
+    slice), and ``q`` is 1 - p there, summed from the other entries so that it keeps its digits
+    when p rounds to 1.  The maximum is a constant of the rules (stop_gradient): softmax does not
+    depend on the shift."""
+    x = ops.cast(x, mstype.float64)
+    m = ops.stop_gradient(ReduceMax(True)(x, axis))
+    t = ops.sub(x, m)
+    c = ops.sub(t, x)
+    e = ops.sub(ops.sub(x, ops.sub(t, c)), ops.add(m, c))         # x - m = t + e exactly (TwoSum)
+    e = ops.select(ops.lt(ops.abs(t), float("inf")), e, ops.zeros_like(e))
+    ex = ops.exp(t)
+    ex = ops.add(ex, ops.mul(ex, e))
+    p = ops.div(ex, ops.sum(ex, axis, keepdims=True))
+    big = ops.gt(p, 0.5)
+    q = ops.sum(ops.select(big, ops.zeros_like(p), p), axis, keepdims=True)
+    return p, q, big
+
+
 class LogSoftmax(_Unary):
-    """``ops.LogSoftmax(axis=-1)``."""
+    """``ops.LogSoftmax(axis=-1)``.
+
+    Computed as ``(x - m) - log1p(r)`` (``accurate.log_softmax``; in float64, rounded once for a
+    narrower dtype), so that ``log_softmax([40., 0.])[0]`` is -4.2e-18, not 0.  The rules take the
+    softmax from x (``_softmax_parts``), not from ``exp(out)``, and write ``1 - p`` at an entry above
+    1/2 as the sum of the other entries: ``dout - exp(out) * sum(dout)`` gave the gradient of that
+    entry as ``1 - 1 = 0`` where the truth is 4.2e-18.
+    """
 
     float_only = True
 
@@ -155,18 +193,29 @@ class LogSoftmax(_Unary):
 
     def impl(self, x):
         axis = normalize_axis(self.name, self.axis, x.ndim)
-        shifted = x - np.max(x, axis=axis, keepdims=True)
-        return shifted - np.log(np.sum(np.exp(shifted), axis=axis, keepdims=True))
+        return in_float64(lambda v: log_softmax(v, axis), x)
 
     def bprop(self, x, out, dout):
+        # dx = dout - p sum(dout); at the entry with p > 1/2: (dout - sum(dout)) + q sum(dout)
         axis = normalize_axis(self.name, self.axis, x.ndim)
-        return (ops.sub(dout, ops.mul(ops.exp(out), ops.sum(dout, axis, keepdims=True))),)
+        p, q, big = _softmax_parts(x, axis)
+        d = ops.cast(dout, mstype.float64)
+        s = ops.sum(d, axis, keepdims=True)
+        dx = ops.select(big, ops.add(ops.sub(d, s), ops.mul(s, q)), ops.sub(d, ops.mul(p, s)))
+        return (ops.cast(dx, x.dtype),)
 
     def jvp(self, primals, tangents):
+        # tangent = t - sum(p t), with the entry above 1/2 (its tangent: top) taken out of the sum:
+        # (t - top) + q top - sum over the others of p t
         (x,), (t,) = primals, tangents
         out = bind(self, x)
         axis = normalize_axis(self.name, self.axis, x.ndim)
-        return out, ops.sub(t, ops.sum(ops.mul(ops.exp(out), t), axis, keepdims=True))
+        p, q, big = _softmax_parts(x, axis)
+        t = ops.cast(t, mstype.float64)
+        zeros = ops.zeros_like(t)
+        top = ops.sum(ops.select(big, t, zeros), axis, keepdims=True)
+        rest = ops.sum(ops.select(big, zeros, ops.mul(p, t)), axis, keepdims=True)
+        return out, ops.cast(ops.sub(ops.add(ops.sub(t, top), ops.mul(q, top)), rest), out.dtype)
 
     def sympy(self, x):
         axis = normalize_axis(self.name, self.axis, x.ndim)

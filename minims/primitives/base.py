@@ -150,9 +150,11 @@ class Primitive:
 
     #: Optional ``fused_sympy(self, dtype, *inputs)``: the scalar form graph fusion compiles for a
     #: result of ``dtype`` ("float32" or "float64") when it must differ from the ``sympy`` rule — an
-    #: exact form that loses every digit in floats (``1 - tanh(x)**2`` where tanh saturates) — or
-    #: None where the primitive must not be fused in that dtype (its NumPy kernel is more accurate
-    #: than any scalar form).  Absent: fusion prints the ``sympy`` rule.
+    #: exact form that loses every digit in floats (``1 - tanh(x)**2`` where tanh saturates), or a
+    #: float behaviour of the NumPy kernel that SymPy cannot say (which zero a tie of ``np.maximum``
+    #: returns, a kernel computed in float64: the functions of ``scalar_forms.py``) — or None where
+    #: the primitive must not be fused in that dtype (its NumPy kernel is more accurate than any
+    #: scalar form).  Absent: fusion prints the ``sympy`` rule.
     fused_sympy = None
 
     def __init__(self, name: str | None = None):

@@ -23,7 +23,7 @@ import sympy
 
 from .. import ops
 from ..interpreters.stack import bind
-from . import batch_rules, tangents as T
+from . import batch_rules, scalar_forms as F, tangents as T
 from .accurate import in_float64, sech_squared, sech_squared_for_narrow
 from .base import Primitive, wants_grad
 from .operands import sum_to
@@ -88,8 +88,8 @@ class TanhGrad(_InputGrad):
         return np.multiply(dout, sech_squared_for_narrow(x), dtype=np.float64)
 
     def fused_sympy(self, dtype, x, dout):
-        # the narrow kernel's arithmetic, as a fused loop computes it (sech in float64, see fusion.py)
-        return np.frompyfunc(lambda v, d: d * sympy.sech(v) ** 2, 2, 1)(x, dout) if dtype != "float64" else None
+        # the narrow kernel's arithmetic, in float64 as it computes it (scalar_forms.py)
+        return np.frompyfunc(lambda v, d: d * F.sech2_narrow(v, 1.0), 2, 1)(x, dout) if dtype != "float64" else None
 
     def ratio(self, x):
         return ops.mul(ops.tanh(x), -2.0)
@@ -108,8 +108,8 @@ class SigmoidGrad(_InputGrad):
         return np.multiply(dout, 0.25 * sech_squared_for_narrow(x, 0.5), dtype=np.float64)
 
     def fused_sympy(self, dtype, x, dout):
-        return (np.frompyfunc(lambda v, d: d * sympy.sech(v / 2) ** 2 / 4, 2, 1)(x, dout)
-                if dtype != "float64" else None)
+        return (np.frompyfunc(lambda v, d: d * (sympy.Rational(1, 4) * F.sech2_narrow(v, sympy.Rational(1, 2))),
+                              2, 1)(x, dout) if dtype != "float64" else None)
 
     def ratio(self, x):
         return ops.neg(ops.tanh(ops.mul(x, 0.5)))

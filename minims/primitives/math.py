@@ -19,6 +19,7 @@ from . import batch_rules, tangents as T
 from .accurate import in_float64, logistic
 from .input_grads import SigmoidGrad, SqrtGrad, TanhGrad
 from .operands import as_operand, binary_operands, sum_to
+from . import scalar_forms as F
 
 
 def sym_elementwise(fn):
@@ -298,6 +299,9 @@ class Maximum(_Binary):
     def sympy(self, x, y):
         return np.frompyfunc(sympy.Max, 2, 1)(x, y)
 
+    def fused_sympy(self, dtype, x, y):
+        return np.frompyfunc(F.np_maximum, 2, 1)(x, y)        # which zero a tie gives: scalar_forms.py
+
 
 class Minimum(_Binary):
     def impl(self, x, y):
@@ -314,6 +318,9 @@ class Minimum(_Binary):
 
     def sympy(self, x, y):
         return np.frompyfunc(sympy.Min, 2, 1)(x, y)
+
+    def fused_sympy(self, dtype, x, y):
+        return np.frompyfunc(F.np_minimum, 2, 1)(x, y)
 
 
 class IntegerDivisionByZero(MinimsError, ZeroDivisionError):
@@ -476,6 +483,9 @@ class Log(_Unary):
 
     sympy = staticmethod(sym_elementwise(sympy.log))
 
+    def fused_sympy(self, dtype, x):
+        return sym_elementwise(lambda v: sympy.log(F.f64(v)))(x)     # in float64, as impl
+
 
 class Sqrt(_Unary):
     float_only = True
@@ -591,6 +601,9 @@ class Sigmoid(_Unary):
         return bind(self, *primals), SigmoidGrad()(primals[0], tangents[0])
 
     sympy = staticmethod(sym_elementwise(lambda v: 1 / (1 + sympy.exp(-v))))
+
+    def fused_sympy(self, dtype, x):
+        return sym_elementwise(F.logistic)(x)                  # impl's kernel: no overflow, no flush to 0
 
 
 class Reciprocal(_Unary):

@@ -2,7 +2,7 @@
 
     python -m minims.testing.accuracy                 # measure, print the Markdown table
     python -m minims.testing.accuracy --write         # ... and rewrite accuracy.json and the README section
-    python -m minims.testing.accuracy --points 200 --only Tanh Sigmoid
+    python -m minims.testing.accuracy --points 200 --only Tanh Sigmoid --paths numpy
 
 Run it from anywhere: the files written are the ones of the checkout minims is imported from.  The
 exit status is 1 when a row exceeds its documented bound.
@@ -14,7 +14,7 @@ import sys
 import time
 from pathlib import Path
 
-from .measure import DEFAULT_POINTS, measure
+from .measure import DEFAULT_POINTS, PATHS, measure
 from .report import json_text, markdown, replace_section, to_json
 
 ROOT = Path(__file__).resolve().parents[3]          # the checkout: minims/testing/accuracy/ -> .
@@ -24,13 +24,15 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="python -m minims.testing.accuracy", description=__doc__.split("\n")[0])
     parser.add_argument("--points", type=int, default=DEFAULT_POINTS, help="points per domain and format")
     parser.add_argument("--only", nargs="+", metavar="PRIMITIVE", help="measure only these primitives")
+    parser.add_argument("--paths", nargs="+", choices=PATHS, default=list(PATHS),
+                        help="ways of running the rules (default: all; the README's table has all)")
     parser.add_argument("--write", action="store_true", help="rewrite accuracy.json and the README's table")
     parser.add_argument("--json", type=Path, default=ROOT / "accuracy.json")
     parser.add_argument("--readme", type=Path, default=ROOT / "README.md")
     args = parser.parse_args(argv)
 
     start = time.perf_counter()
-    rows = measure(args.only, points=args.points,
+    rows = measure(args.only, points=args.points, paths=tuple(args.paths),
                    progress=lambda name: print(f"measuring {name}", file=sys.stderr, flush=True))
     data = to_json(rows, args.points)
     table = markdown(data)

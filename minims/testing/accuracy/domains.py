@@ -23,6 +23,7 @@ from typing import Callable
 
 import numpy as np
 
+from ... import ops
 from ...primitives import activation as A
 from ...primitives import input_grads as G
 from ...primitives import math as M
@@ -238,6 +239,22 @@ _BINARY_ANY.update({
                                          for d in _UNARY_ANY["Sigmoid"][1])),
     "SqrtGrad": (G.SqrtGrad, tuple(Domain(d.name, d.inputs + (_DOUT,), d.why) for d in _UNARY_ANY["Sqrt"][1])),
 })
+
+
+
+class LogSoftmaxOfPair:
+    """``log_softmax([x, y])[0]``: LogSoftmax (and its rules) over an axis of two entries, as a
+    function of both, so that the elementwise machinery measures it point by point (the other entry
+    is this one with x and y swapped).  Its SymPy form is LogSoftmax's own, through the symbolic
+    interpreter."""
+
+    def __call__(self, x, y):
+        return ops.log_softmax(ops.stack([x, y], -1), -1)[..., 0]
+
+
+_BINARY_ANY["LogSoftmax"] = (LogSoftmaxOfPair, (
+    _core2, Domain("far apart", (CORE, PerFormat(Interval(-700, 700), Interval(-100, 100))),
+                   "y far below x: the result, and 1 - softmax, are as small as e^(y - x)")))
 
 _NAMES = {"ReluGrad": ("dout", "out"), "ReLU6Grad": ("dout", "x"), "TanhGrad": ("x", "dout"),
           "SigmoidGrad": ("x", "dout"), "SqrtGrad": ("x", "dout")}

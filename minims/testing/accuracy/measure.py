@@ -7,8 +7,18 @@ points (``rules.run``) and its result is compared point by point.  One :class:`R
 whose true value is a normal number, and apart from them the points whose true value is zero,
 subnormal, beyond the range or undefined, with how the rule did there.
 
-A primitive with a Numba kernel (``fast_kernel``) is measured twice, with the fast path off and on
-(``path`` "numpy" and "numba"), and must meet the same bounds both ways.
+The paths (``Row.path``), each held to the same bounds:
+
+* ``"numpy"`` — PyNative with the fast path off: the NumPy ``impl`` and rules;
+* ``"numba"`` — PyNative with the fast path on, for a primitive with a Numba kernel (``fast_kernel``);
+* ``"fused"`` — what Graph mode with the fast path runs: the rule compiled by ``jit``, each
+  elementwise equation of its graph in a fused Numba kernel (``rules.run_fused``), for a primitive
+  that fusion compiles (``graph.fuse.ELEMENTWISE``); where nothing of the rule's graph fuses (a
+  primitive fusion leaves to its NumPy kernel in that format) the row is marked ``rules.NOT_FUSED``.
+
+``measure`` takes the first two by default (:data:`DEFAULT_PATHS`); the table in the README is
+measured on all three (:data:`PATHS`), which compiles a few hundred kernels the first time (Numba
+keeps them on disk).
 """
 from __future__ import annotations
 
@@ -19,20 +29,23 @@ from dataclasses import asdict, dataclass, field
 import numpy as np
 import sympy
 
-from ... import context
+from ... import context, fast
 from ...common.tensor import Tensor
+from ...graph.fuse import ELEMENTWISE
 from ...primitives.base import NoGradientRule, NoJvpRule
 from ...primitives.table import table
 from . import reference as ref
 from .bounds import bound_for, condition_for
 from .domains import MEASURED, Fixed, sample
-from .rules import ORDER, RULE_KINDS, run
+from .rules import NOT_FUSED, ORDER, RULE_KINDS, run, run_fused
 from .ulp import FORMATS, subnormal_errors, ulp_errors
 
-__all__ = ["Row", "measure", "FORMAT_NAMES", "DEFAULT_POINTS"]
+__all__ = ["Row", "measure", "FORMAT_NAMES", "DEFAULT_POINTS", "PATHS", "DEFAULT_PATHS"]
 
 FORMAT_NAMES = ("float64", "float32")
 DEFAULT_POINTS = 2000
+PATHS = ("numpy", "numba", "fused")
+DEFAULT_PATHS = ("numpy", "numba")
 
 
 @dataclass
@@ -45,7 +58,7 @@ class Row:
     format: str
     rule: str                    # a rule kind (rules.RULE_KINDS)
     wrt: str                     # the derivative: "" (the value), "x", "xy" (d/dy of d/dx), ...
-    path: str                    # "numpy", or "numba" with the fast path on
+    path: str                    # "numpy", "numba" (fast path on) or "fused" (jit, fused kernels)
     bound: float                 # the documented bound, in ULP (times kappa for a conditioned row)
     points: int
     normal: int = 0              # points whose true value is a normal number of the format
@@ -116,21 +129,32 @@ def _compare(row: Row, computed, truth, fmt_name: str, inputs):
     row.undefined = int((classes == "undefined").sum())
 
 
-def measure(names=None, points: int = DEFAULT_POINTS, formats=FORMAT_NAMES, progress=None) -> list[Row]:
+def measure(names=None, points: int = DEFAULT_POINTS, formats=FORMAT_NAMES, progress=None,
+            paths=DEFAULT_PATHS) -> list[Row]:
     """Measure the primitives ``names`` (default: all of ``domains.MEASURED``) on ``points`` points
-    per domain and format.  ``progress(name)`` is called before each primitive."""
+    per domain and format, on the ``paths`` that apply to each (module docstring).
+    ``progress(name)`` is called before each primitive."""
     rows = []
     for name in names or MEASURED:
         if progress:
             progress(name)
-        rows += _measure_primitive(name, points, formats)
+        rows += _measure_primitive(name, points, formats, paths)
     return rows
 
 
-def _measure_primitive(name, points, formats):
+def _paths_of(name, table_row, wanted) -> list:
+    paths = ["numpy"]
+    if table_row.numba:
+        paths.append("numba")
+    if name in ELEMENTWISE and fast.numba_available():
+        paths.append("fused")
+    return [p for p in paths if p in wanted]
+
+
+def _measure_primitive(name, points, formats, wanted):
     entry = MEASURED[name]
     kinds, table_row = _rules_of(name)
-    paths = ["numpy"] + (["numba"] if table_row.numba else [])
+    paths = _paths_of(name, table_row, wanted)
     rows = []
     for domain, fmt_name in itertools.product(entry.domains, formats):
         inputs = sample(name, domain, fmt_name, points)
@@ -162,7 +186,10 @@ def _measure_primitive(name, points, formats):
                     row.missing = str(exc).split(" (bprop)")[0].split(" (jvp)")[0]
                     rows.append(row)
                     continue
-                _compare(row, computed, truth(wrt), fmt_name, inputs)
+                if computed is None:                    # nothing fused: the "numpy" row says it
+                    row.missing = NOT_FUSED
+                else:
+                    _compare(row, computed, truth(wrt), fmt_name, inputs)
                 rows.append(row)
     return rows
 
@@ -170,11 +197,9 @@ def _measure_primitive(name, points, formats):
 def _run(kind, prim, args, vary, wrt, path):
     saved = context.get_context("fast_path")
     try:
-        if path == "numba":
-            context.set_context(fast_path=True)
+        context.set_context(fast_path=path != "numpy")
         with warnings.catch_warnings(), np.errstate(all="ignore"):
             warnings.simplefilter("ignore", RuntimeWarning)   # overflow at the edges is measured, not warned
-            return run(kind, prim, args, vary, wrt)
+            return (run_fused if path == "fused" else run)(kind, prim, args, vary, wrt)
     finally:
-        if path == "numba":
-            context.set_context(fast_path=saved)
+        context.set_context(fast_path=saved)

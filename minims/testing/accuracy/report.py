@@ -15,7 +15,7 @@ import numpy as np
 
 from .bounds import CONDITIONED, DEFAULT_BOUND
 from .domains import NOT_MEASURED
-from .rules import RULE_KINDS
+from .rules import NOT_FUSED, RULE_KINDS
 
 __all__ = ["to_json", "json_text", "rows_from_json", "markdown", "replace_section", "BEGIN", "END", "COMMAND"]
 
@@ -64,6 +64,8 @@ def _cell(rows) -> str:
     """The worst derivative of one rule kind: "max (median)"; a conditioned derivative apart, with †."""
     measured = [r for r in rows if not r["missing"]]
     if not measured:
+        if rows and all(r["missing"] == NOT_FUSED for r in rows):
+            return NOT_FUSED
         return "no rule" if rows else "·"
     flag = " ✗" if any(r["max_scaled"] > r["bound"] for r in measured) else ""
     plain = [r for r in measured if not r["conditioned"] and r["normal"]]
@@ -106,8 +108,13 @@ def markdown(data) -> str:
         f"primitive of two inputs a cell shows its worst partial derivative (`xy`: d/dy of d/dx), and a "
         f"derivative with a conditioned bound (†, below) apart. ✗: above the bound; \"no rule\": the "
         f"primitive has no such rule (as in MindSpore); ·: not differentiable; –: the true value is never "
-        f"a normal number there. Points whose true value is zero, subnormal (error in units of the "
-        f"smallest subnormal), beyond the range or undefined are counted in the last column. "
+        f"a normal number there; \"{NOT_FUSED}\": nothing of the rule's compiled graph fuses in that "
+        f"format (fusion leaves it to the NumPy kernels the unmarked row measures, or the graph is a "
+        f"constant). Points whose true value is zero, subnormal (error in units of the smallest "
+        f"subnormal), beyond the range or undefined are counted in the last column. "
+        f"Each primitive is measured as PyNative runs it (the NumPy kernels), and, marked (fused), as "
+        f"Graph mode with the fast path runs it: compiled by `jit`, each elementwise equation of the "
+        f"rule's graph in a fused Numba kernel. "
         f"NumPy {data['numpy']}, {data['machine']}; regenerate with `{data['command']}`.",
         "",
         "| primitive | domain | format | impl | bprop | jvp | bprop∘bprop | jvp∘jvp | bound | outside the normal range |",
@@ -117,7 +124,7 @@ def markdown(data) -> str:
         by_kind = defaultdict(list)
         for r in group:
             by_kind[r["rule"]].append(r)
-        name = prim if path == "numpy" else f"{prim} (Numba)"
+        name = prim if path == "numpy" else f"{prim} ({'Numba' if path == 'numba' else path})"
         scaled = sorted({r["bound"] for r in group if r["conditioned"]})
         bound = " ".join([f"{DEFAULT_BOUND:g};"] + [f"{b:g}κ †" for b in scaled]) if scaled else f"{DEFAULT_BOUND:g}"
         cells = " | ".join(_cell(by_kind.get(k, [])) for k in RULE_KINDS)

@@ -11,17 +11,28 @@ The rule kinds, each measured against the matching derivative of the SymPy form:
 
 The primitive is elementwise and its inputs have the same shape, so ``grad`` (sensitivity ones) and
 a unit tangent give every point's own derivative at once.
+
+``run_fused`` runs the same rule as Graph mode with the fast path does: compiled by ``jit``, every
+elementwise equation of its graph in a fused Numba kernel (``minims/graph/fuse.py``) — a lone one
+too, which the executor would leave to NumPy, so that it is the primitive's fused form that is
+measured, as it runs inside any longer chain.
 """
 from __future__ import annotations
 
 from ... import ops
 from ...autodiff.grad_api import grad
 from ...common.tensor import Tensor
+from ...graph.executor import Plan
+from ...graph.fuse import Fused, fuse_elementwise
+from ...graph.jit import jit
 
-__all__ = ["RULE_KINDS", "ORDER", "run"]
+__all__ = ["RULE_KINDS", "ORDER", "NOT_FUSED", "rule_function", "run", "run_fused"]
 
 #: The rule kinds, in the order of the table.
 RULE_KINDS = ("impl", "bprop", "jvp", "bprop∘bprop", "jvp∘jvp")
+
+#: What a "fused" row says where no equation of the rule's graph fuses (``run_fused`` gives None).
+NOT_FUSED = "not fused"
 
 #: How many derivatives each kind takes.
 ORDER = {"impl": 0, "bprop": 1, "jvp": 1, "bprop∘bprop": 2, "jvp∘jvp": 2}
@@ -48,6 +59,22 @@ def _tangent(f, position):
     return d
 
 
+def rule_function(kind: str, f, wrt: tuple):
+    """The function of the varying inputs that rule ``kind`` of ``f`` computes (``wrt``: the
+    derivative, as positions into the varying inputs)."""
+    if kind == "impl":
+        return f
+    if kind == "bprop":
+        return grad(f, grad_position=wrt[0])
+    if kind == "bprop∘bprop":
+        return grad(grad(f, grad_position=wrt[0]), grad_position=wrt[1])
+    if kind == "jvp":
+        return _tangent(f, wrt[0])
+    if kind == "jvp∘jvp":
+        return _tangent(_tangent(f, wrt[0]), wrt[1])
+    raise ValueError(f"unknown rule kind {kind!r}; the kinds are {RULE_KINDS}")
+
+
 def run(kind: str, prim, args, vary: tuple, wrt: tuple):
     """The result of rule ``kind`` as a NumPy array.
 
@@ -55,18 +82,18 @@ def run(kind: str, prim, args, vary: tuple, wrt: tuple):
     ones), ``vary`` the positions of the varying inputs, ``wrt`` the derivative as positions into
     ``vary`` (``(0,)`` = d/dx, ``(0, 1)`` = d/dy of d/dx).
     """
-    f = _bind_varying(prim, args, vary)
-    xs = tuple(args[k] for k in vary)
-    if kind == "impl":
-        out = f(*xs)
-    elif kind == "bprop":
-        out = grad(f, grad_position=wrt[0])(*xs)
-    elif kind == "bprop∘bprop":
-        out = grad(grad(f, grad_position=wrt[0]), grad_position=wrt[1])(*xs)
-    elif kind == "jvp":
-        out = _tangent(f, wrt[0])(*xs)
-    elif kind == "jvp∘jvp":
-        out = _tangent(_tangent(f, wrt[0]), wrt[1])(*xs)
-    else:
-        raise ValueError(f"unknown rule kind {kind!r}; the kinds are {RULE_KINDS}")
+    out = rule_function(kind, _bind_varying(prim, args, vary), wrt)(*(args[k] for k in vary))
     return out.asnumpy() if isinstance(out, Tensor) else out
+
+
+def run_fused(kind: str, prim, args, vary: tuple, wrt: tuple):
+    """:func:`run`, compiled by ``jit`` and run with every elementwise equation of the graph in a
+    fused kernel (module docstring); None when no equation of the graph fuses (the rule runs the
+    NumPy kernels, as the "numpy" path measures)."""
+    xs = tuple(args[k] for k in vary)
+    graph = jit(rule_function(kind, _bind_varying(prim, args, vary), wrt)).graph(*xs)
+    fused = fuse_elementwise(graph, min_members=1)
+    if not any(isinstance(eq.prim, Fused) for eq in fused.equations):
+        return None
+    (out,) = Plan(fused).run([x._data for x in xs] + [p._data for p in fused.implicit])
+    return out
