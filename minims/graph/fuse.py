@@ -387,19 +387,23 @@ def _join(i, eq, shape, producer, cluster_of, clusters, readers):
                     candidates.append(c)
                     break
 
-    def outside(members):
-        return max((producer.get(a.index, -1) for a in eq.ins
-                    if isinstance(a, Var) and producer.get(a.index, -1) not in members), default=-1)
+    def outside(members, reductions):
+        # a reduction's result is complete only after the whole loop: for the equation reading it,
+        # it comes from outside the kernel, even when the reduction is one of the kernel's members
+        return max((producer.get(a.index, -1) for a in eq.ins if isinstance(a, Var)
+                    and (producer.get(a.index, -1) not in members or producer[a.index] in reductions)),
+                   default=-1)
     chosen = None
     for c in candidates:
         if chosen is None:
-            if outside(set(c.members)) < c.first:
+            if outside(set(c.members), c.reductions) < c.first:
                 chosen = c
             continue
         # merge c into chosen: every outside operand of each must precede the other's first member
         both = set(chosen.members) | set(c.members)
         first = min(chosen.first, c.first)
-        if outside(both) < first and chosen.ext_max < c.first and c.ext_max < chosen.first:
+        if (outside(both, chosen.reductions | c.reductions) < first and chosen.ext_max < c.first
+                and c.ext_max < chosen.first):
             chosen.members = sorted(both)
             chosen.first = first
             chosen.ext_max = max(chosen.ext_max, c.ext_max)
@@ -412,7 +416,7 @@ def _join(i, eq, shape, producer, cluster_of, clusters, readers):
         clusters.append(chosen)
     else:
         chosen.members.append(i)
-    chosen.ext_max = max(chosen.ext_max, outside(set(chosen.members)))
+    chosen.ext_max = max(chosen.ext_max, outside(set(chosen.members), chosen.reductions))
     cluster_of[i] = chosen
     for a in eq.ins:
         if isinstance(a, Var) and producer.get(a.index, -1) not in chosen.members:
