@@ -57,7 +57,7 @@ from hypothesis.extra import numpy as hnp
 
 from minims import Parameter, Tensor, jit, nn, ops
 from minims import dtype as mstype
-from minims.interpreters.stack import bind
+from minims.core.stack import bind
 from minims.primitives import nn as P
 
 __all__ = ["Space", "Meta", "Step", "Special", "Program", "ProgramCell", "programs", "with_weights",

@@ -27,8 +27,8 @@ import minims as ms
 import minims.nn as nn
 from minims import Tensor, ops
 from minims.autodiff.hooks import HookBackward
-from minims.batching.trace import BatchTracer
-from minims.interpreters import stack
+from minims.core.batching import BatchTracer
+from minims.core import stack
 from minims.primitives import activation as A
 from minims.primitives import array as R
 from minims.primitives import compare as C

@@ -15,7 +15,8 @@ import minims as ms
 import minims.nn as nn
 import minims.ops as ops
 from minims import Tensor, jit
-from minims.interpreters import nan_check, stack
+from minims.core import stack
+from minims.interpreters import nan_check
 from minims.interpreters.nan_check import NonFiniteError
 from minims.testing import leftover_state
 

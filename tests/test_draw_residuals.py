@@ -23,7 +23,7 @@ import minims.nn as nn                                   # noqa: E402
 from minims import Tensor, ops                           # noqa: E402
 from minims.graph.draw import draw_residuals             # noqa: E402
 from minims.graph.executor import Plan                   # noqa: E402
-from minims.graph.ir import Var                          # noqa: E402
+from minims.core.ir import Var                          # noqa: E402
 
 X = Tensor(np.array([0.5, 1.0, -2.0]))
 Y = Tensor(np.array([1.5, -1.0, 2.0]))

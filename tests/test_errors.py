@@ -4,8 +4,8 @@ import pytest
 
 import minims as ms
 from minims import Parameter, ParameterTuple, Tensor, ops
-from minims.autodiff.tape import GradientError
-from minims.primitives.base import Primitive
+from minims.core.tape import GradientError
+from minims.core.primitive import Primitive
 from minims.testing import leftover_state
 
 
@@ -85,7 +85,7 @@ def test_a_user_primitive_rule_of_the_wrong_shape_is_refused():
 
 def test_built_in_rules_are_checked_when_every_rule_is_asked_for():
     """Built-in rules skip the per-call check; the property tests switch it on for the whole table."""
-    from minims.autodiff import tape
+    from minims.core import tape
     prim = _wrong_shape_rule({"checks_rule_results": False})
     tape.check_every_rule = True
     try:

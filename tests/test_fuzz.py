@@ -55,7 +55,7 @@ from hypothesis import strategies as st
 import minims as ms
 import minims.nn as nn
 from minims import Parameter, Tensor, fast, ops
-from minims.interpreters.stack import bind
+from minims.core.stack import bind
 from minims.primitives import nn as P
 from minims.autodiff.grad_api import vjp_call
 from minims.testing import check_grads, check_modes, leftover_state, symbolic_call, symbols_like

@@ -121,7 +121,7 @@ def test_value_and_grad_returns_the_whole_output_and_gradients():
 
 
 def test_value_is_a_plain_tensor_not_a_tracer():
-    from minims.interpreters.stack import Tracer
+    from minims.core.stack import Tracer
     x, y = xy()
     value, _ = ops.value_and_grad(f)(x, y)
     assert not isinstance(value, Tracer)

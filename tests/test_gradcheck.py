@@ -12,7 +12,7 @@ import pytest
 
 import minims as ms
 from minims import Tensor, ops
-from minims.primitives.base import Primitive
+from minims.core.primitive import Primitive
 from minims.primitives.math import Mul, Sin
 from minims.testing import check_grads, numerical_grad
 

@@ -9,7 +9,7 @@ import minims.nn as nn
 import minims.ops as ops
 from minims import Tensor
 from minims.graph.residuals import split_for_gradient
-from minims.primitives.base import Primitive
+from minims.core.primitive import Primitive
 
 
 class CountingSin(Primitive):

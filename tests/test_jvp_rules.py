@@ -26,11 +26,11 @@ import sympy
 
 import minims as ms
 from minims import Tensor, ops
-from minims.interpreters import stack
+from minims.core import stack
 from minims.interpreters.symbolic import as_sympy_array
 from minims.primitives import activation as A
 from minims.primitives import table
-from minims.primitives.base import NoJvpRule
+from minims.core.primitive import NoJvpRule
 from minims.testing import check_grads, leftover_state, symbolic_call, symbols_like
 from primitive_cases import BUILDERS, CASES, NO_JVP, values
 

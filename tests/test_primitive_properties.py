@@ -30,8 +30,8 @@ from hypothesis.extra import numpy as hnp
 
 import minims as ms
 from minims import Tensor, ops
-from minims.autodiff import tape
-from minims.primitives.base import NoGradientRule, Primitive
+from minims.core import tape
+from minims.core.primitive import NoGradientRule, Primitive
 from minims.testing import check_grads
 
 DEEP = os.environ.get("MINIMS_DEEP", "") not in ("", "0")

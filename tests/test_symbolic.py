@@ -10,9 +10,9 @@ import sympy
 
 import minims as ms
 from minims import Tensor, ops
-from minims.interpreters.stack import active_traces
+from minims.core.stack import active_traces
 from minims.interpreters.symbolic import SymbolicEscapeError
-from minims.primitives.base import Primitive
+from minims.core.primitive import Primitive
 from minims.testing import reference_grad, symbolic_call, symbolic_grad, symbols_like
 
 RTOL, ATOL = 1e-10, 1e-12
@@ -361,7 +361,7 @@ def test_sympy_rule_agrees_with_impl(name):
 
 
 def test_every_sympy_rule_is_checked():
-    from minims.primitives.base import Primitive as P
+    from minims.core.primitive import Primitive as P
     classes = {o.__name__ for o in vars(ops).values()
                if isinstance(o, type) and issubclass(o, P) and o.sympy is not P.sympy
                and o.__module__.rsplit(".", 1)[-1] in ("math", "activation", "array", "compare",

@@ -40,7 +40,7 @@ def test_a_size_just_above_the_machine_memory_is_refused_too():
 
 def test_numpy_running_out_of_memory_inside_an_op_names_the_op():
     """A MemoryError from NumPy inside an op's kernel is reported with the op and its inputs."""
-    from minims.primitives.base import Primitive
+    from minims.core.primitive import Primitive
 
     class Greedy(Primitive):
         def impl(self, x):

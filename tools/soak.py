@@ -61,7 +61,7 @@ import minims as ms                                               # noqa: E402
 import minims.nn as nn                                            # noqa: E402
 import minims.ops as ops                                          # noqa: E402
 from minims import Parameter, Tensor, context, jit                # noqa: E402
-from minims.interpreters.stack import active_traces               # noqa: E402
+from minims.core.stack import active_traces               # noqa: E402
 
 from benchmarks.memory import rebuild_interned_strings                                 # noqa: E402
 from benchmarks.workloads.w2_lenet import batch, initial_weights, minims_train_step   # noqa: E402

@@ -4,7 +4,7 @@
 runs ``construct`` on plain values (the gradient levels do not look inside it); its backward calls
 ``cell.bprop(*inputs, out, dout)`` under the outer levels, so a bprop written with minims ops (or
 other Cells) is differentiated in turn — second order through a custom bprop needs nothing special.
-Forward mode follows the bprop too, by transposition (``minims.autodiff.transpose``).
+Forward mode follows the bprop too, by transposition (``minims.autodiff.jvp_from_bprop``).
 
 Every result of a user's bprop is checked, following the documentation's constraints: a tuple, one
 gradient per input, shapes and dtypes matching the inputs; with ``internal_params``, a pair
@@ -15,12 +15,12 @@ from __future__ import annotations
 import inspect
 
 from ..common.parameter import Parameter
-from ..graph.staging import rebuild
-from ..interpreters import stack
-from ..primitives.base import MinimsError, Primitive
-from ..common.tensor import Tensor, _describe
+from ..core.staging import rebuild
+from ..core import stack
+from ..core.primitive import MinimsError, Primitive
+from ..core.tensor import Tensor, _describe
 from .hooks import call_user_fn
-from .transpose import jvp_from_bprop
+from .jvp_from_bprop import jvp_from_bprop
 
 __all__ = ["CellBprop", "BpropError"]
 

@@ -13,9 +13,9 @@ from .. import ops
 from ..common import undo
 from ..common.function_check import require_function
 from ..common.parameter import Parameter
-from ..interpreters.stack import MinimsError, as_lent, current_value, lend, pop_trace, push_trace, unlend
-from ..common.tensor import Tensor, _describe
-from .tape import TapeTrace
+from ..core.stack import MinimsError, as_lent, current_value, lend, pop_trace, push_trace, unlend
+from ..core.tensor import Tensor, _describe
+from ..core.tape import TapeTrace
 
 __all__ = ["GradOperation", "grad", "value_and_grad", "vjp_call"]
 

@@ -2,7 +2,7 @@
 
 Each is a few lines over the interpreters:
 
-* ``jvp`` pushes a forward-mode level (``minims.autodiff.jvp``) and reads the tangents of the outputs;
+* ``jvp`` pushes a forward-mode level (``minims.core.jvp``) and reads the tangents of the outputs;
 * ``vjp`` records the function on a gradient level (the tape) and returns ``vjp_fn``, which runs the
   backward pass from the cotangents it is given — as often as it is called;
 * ``linearize`` runs ``jvp`` while a graph is being staged for the tangents only: the primal
@@ -22,19 +22,19 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import dtype as mstype
+from ..core import dtype as mstype
 from .. import ops
 from ..batching.vmap import vmap
 from ..common import undo
 from ..common.function_check import require_function
 from ..graph.call import GraphCall
 from ..graph.passes import optimize
-from ..graph.staging import rebuild, trace_to_graph
-from ..interpreters.stack import Tracer, as_lent, bind, current_value, lend, pop_trace, push_trace, unlend
-from ..common.tensor import Tensor, _describe
+from ..core.staging import rebuild, trace_to_graph
+from ..core.stack import Tracer, as_lent, bind, current_value, lend, pop_trace, push_trace, unlend
+from ..core.tensor import Tensor, _describe
 from .grad_api import _check_weights, _flatten
-from .jvp import JVPTrace
-from .tape import TapeTrace
+from ..core.jvp import JVPTrace
+from ..core.tape import TapeTrace
 
 __all__ = ["jvp", "vjp", "linearize", "jacfwd", "jacrev", "derivative"]
 

@@ -7,7 +7,7 @@
 The batching rules themselves are methods of the primitives (``batch``), with shared shapes of rules
 in ``minims.primitives.batch_rules``.
 """
-from .trace import BatchTrace, BatchTracer, BatchedValueError
+from ..core.batching import BatchTrace, BatchTracer, BatchedValueError
 from .vmap import VmapError, vmap
 
 __all__ = ["vmap", "BatchTrace", "BatchTracer", "BatchedValueError", "VmapError"]

@@ -8,11 +8,11 @@ types (``RuntimeError`` for every misuse) are MindSpore 2.10's.
 """
 from __future__ import annotations
 
-from ..interpreters.stack import MinimsError, pop_trace, push_trace
+from ..core.stack import MinimsError, pop_trace, push_trace
 from ..common.function_check import require_function
-from ..common.tensor import Tensor, _describe
+from ..core.tensor import Tensor, _describe
 from .. import ops
-from .trace import BatchTrace
+from ..core.batching import BatchTrace
 
 __all__ = ["vmap", "VmapError"]
 

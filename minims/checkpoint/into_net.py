@@ -31,7 +31,7 @@ import numpy as np
 
 from ..common.parameter import Parameter
 from ..nn.cell import Cell
-from ..common.tensor import _describe, check_integer_fits
+from ..core.tensor import _describe, check_integer_fits
 
 __all__ = ["load_param_into_net"]
 

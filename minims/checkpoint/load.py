@@ -14,7 +14,7 @@ from __future__ import annotations
 import os
 
 from ..common.parameter import Parameter
-from ..common.tensor import _describe
+from ..core.tensor import _describe
 from .fileformat import CheckpointFileError, decode
 
 __all__ = ["load_checkpoint"]

@@ -26,7 +26,7 @@ import numpy as np
 from ..common.parameter import Parameter, ParameterNameError
 from ..nn.cell import Cell
 from ..nn.param_names import DuplicateParameterError, duplicates
-from ..common.tensor import Tensor, _describe
+from ..core.tensor import Tensor, _describe
 from .atomic import write_atomically
 from .fileformat import encode
 

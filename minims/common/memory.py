@@ -14,8 +14,8 @@ import os
 
 import numpy as np
 
-from .. import dtype as mstype
-from ..interpreters.stack import MinimsError
+from ..core import dtype as mstype
+from ..core.stack import MinimsError
 
 __all__ = ["TensorTooLarge", "check_allocation", "physical_memory"]
 

@@ -2,13 +2,13 @@
 
 A Parameter is a Tensor with a ``name`` and a ``requires_grad`` flag.  Differentiating with respect
 to a Parameter never changes it: the gradient level lends it a tracer (see
-``minims.interpreters.stack.lend``) for the duration of the forward pass.
+``minims.core.stack.lend``) for the duration of the forward pass.
 """
 from __future__ import annotations
 
 import numpy as np
 
-from .tensor import Tensor, _describe, _to_array
+from ..core.tensor import Tensor, _describe, _to_array
 from . import undo
 
 __all__ = ["Parameter", "ParameterTuple", "ParameterNameError"]

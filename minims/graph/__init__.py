@@ -4,6 +4,6 @@
 * ``passes.py`` — constant folding, CSE, dead-code elimination;  ``executor.py`` — the flat plan;
 * ``call.py`` — a graph as a primitive, and its backward graph;  ``jit.py`` — ``jit``/``ms_function``.
 """
-from .ir import Graph
+from ..core.ir import Graph
 from .jit import JitFunction, jit, ms_function
-from .staging import StaticGraphError, is_staging, trace_to_graph
+from ..core.staging import StaticGraphError, is_staging, trace_to_graph

@@ -16,10 +16,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..interpreters.stack import bind, dispatch, evaluate_arrays, evaluates_directly, wrap
-from ..primitives.base import Primitive, wants_grad
+from ..core.stack import bind, dispatch, evaluate_arrays, evaluates_directly, wrap
+from ..core.primitive import Primitive, wants_grad
 from .executor import Plan
-from .ir import Graph, Var
+from ..core.ir import Graph, Var
 from .passes import optimize
 from .replay import interpret, stage_vjp
 from .residuals import split_for_gradient

@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import io
 
-from .ir import Graph, Var
+from ..core.ir import Graph, Var
 
 try:        # matplotlib is an optional dependency (the ``notebooks`` extra)
     import matplotlib

@@ -29,8 +29,8 @@ from .. import fast
 from ..common import undo
 from ..interpreters import nan_check
 from .. import ops                 # the module (ops.views at run time): the ops import this package
-from ..interpreters.stack import MinimsError, explained
-from .ir import Graph, Var
+from ..core.stack import MinimsError, explained
+from ..core.ir import Graph, Var
 
 _CAUGHT = (ValueError, TypeError, IndexError, ZeroDivisionError, OverflowError)
 

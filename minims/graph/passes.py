@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..common.tensor import Tensor
-from .ir import Equation, Graph, Literal, Var
+from ..core.tensor import Tensor
+from ..core.ir import Equation, Graph, Literal, Var
 from .simplify import simplify_algebra
 
 __all__ = ["fold_constants", "eliminate_common_subexpressions", "simplify_algebra", "eliminate_dead_code",

@@ -11,11 +11,11 @@ from __future__ import annotations
 import numpy as np
 
 from ..autodiff.grad_api import vjp_call
-from ..common.tensor import Tensor
-from ..interpreters.stack import bind
-from .ir import Graph, Var
+from ..core.tensor import Tensor
+from ..core.stack import bind
+from ..core.ir import Graph, Var
 from ..primitives.state import Assign
-from .staging import trace_to_graph
+from ..core.staging import trace_to_graph
 
 __all__ = ["interpret", "stage_vjp"]
 

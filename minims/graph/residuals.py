@@ -22,7 +22,7 @@ was staged, and the caller falls back to the replaying backward graph.
 """
 from __future__ import annotations
 
-from .ir import Graph, Var
+from ..core.ir import Graph, Var
 from .passes import eliminate_dead_code, optimize
 from .replay import stage_vjp
 

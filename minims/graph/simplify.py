@@ -21,8 +21,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..common.tensor import Tensor
-from .ir import Graph, Literal, Var
+from ..core.tensor import Tensor
+from ..core.ir import Graph, Literal, Var
 
 __all__ = ["simplify_algebra"]
 

@@ -35,8 +35,8 @@ import weakref
 import numpy as np
 
 from ..common import running_cells
-from ..common.tensor import Tensor, _describe
-from . import stack
+from ..core.tensor import Tensor, _describe
+from ..core import stack
 
 __all__ = ["NonFiniteError", "checked_evaluate", "switch", "enabled", "check_equation", "set_rule",
            "current_rule"]

@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import dtype as mstype
-from ..batching.trace import every_example
+from ..core import dtype as mstype
+from ..core.batching import every_example
 from ..primitives import nn as _nn
-from ..common.tensor import Tensor, _describe
+from ..core.tensor import Tensor, _describe
 from .. import ops
-from ..graph.staging import is_staging
+from ..core.staging import is_staging
 
 __all__ = ["conv2d", "max_pool2d", "avg_pool2d", "batch_norm", "dropout", "dropout2d",
            "cross_entropy", "nll_loss", "mse_loss", "l1_loss"]

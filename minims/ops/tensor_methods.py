@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import dtype as mstype
-from ..interpreters.stack import Tracer
-from ..common.tensor import Tensor
+from ..core import dtype as mstype
+from ..core.stack import Tracer
+from ..core.tensor import Tensor
 from .. import ops
 from . import views
 

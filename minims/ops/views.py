@@ -29,9 +29,9 @@ import weakref
 
 import numpy as np
 
-from ..common.tensor import Tensor, _describe
-from ..graph.staging import current_trace
-from ..interpreters.stack import MinimsError, Tracer
+from ..core.tensor import Tensor, _describe
+from ..core.staging import current_trace
+from ..core.stack import MinimsError, Tracer
 from . import functional
 
 __all__ = ["taken", "written", "ViewWriteError"]

@@ -24,7 +24,7 @@ Where the rows live:
 
 ``table()`` lists all of them with the rules each has; ``print(minims.primitives.table())``.
 """
-from .base import NoGradientRule, Primitive, PrimitiveWithInfer, has_rule, wants_grad
+from ..core.primitive import NoGradientRule, Primitive, PrimitiveWithInfer, has_rule, wants_grad
 from .table import RULES, Row, Table, table
 
 __all__ = ["Primitive", "PrimitiveWithInfer", "NoGradientRule", "has_rule", "wants_grad", "table",

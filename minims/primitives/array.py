@@ -13,11 +13,11 @@ import numpy as np
 import sympy
 
 from .. import ops
-from .. import dtype as mstype
+from ..core import dtype as mstype
 from ..common.memory import check_allocation
-from ..common.tensor import Tensor, _describe
-from ..interpreters.stack import MinimsError, Tracer, bind
-from .base import Primitive
+from ..core.tensor import Tensor, _describe
+from ..core.stack import MinimsError, Tracer, bind
+from ..core.primitive import Primitive
 from . import batch_rules, tangents as T
 from .index_operands import (CompiledShapeChanged, Slot, check_in_range, concrete_index_array, fill,
                              has_int_array, has_mask, mask_shape, split_index)

@@ -12,9 +12,9 @@ axis, which NumPy-style broadcasting and the primitives' own batch dimensions al
 from __future__ import annotations
 
 from .. import ops
-from ..interpreters.stack import bind
-from ..common.tensor import Tensor
-from ..batching.trace import loop, move_to_front
+from ..core.stack import bind
+from ..core.tensor import Tensor
+from ..core.batching import loop, move_to_front
 
 __all__ = ["elementwise", "unary", "front", "batch_axis_shifted", "merged_into_first_axis", "loop"]
 

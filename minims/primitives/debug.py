@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..graph.staging import current_trace
-from ..interpreters.stack import bind
-from ..common.tensor import Tensor
-from .base import Primitive
+from ..core.staging import current_trace
+from ..core.stack import bind
+from ..core.tensor import Tensor
+from ..core.primitive import Primitive
 
 
 class Print(Primitive):

@@ -22,10 +22,10 @@ import numpy as np
 import sympy
 
 from .. import ops
-from ..interpreters.stack import bind
+from ..core.stack import bind
 from . import batch_rules, scalar_forms as F, tangents as T
 from .accurate import in_float64, sech_squared, sech_squared_for_narrow
-from .base import Primitive, wants_grad
+from ..core.primitive import Primitive, wants_grad
 from .operands import sum_to
 
 __all__ = ["TanhGrad", "SigmoidGrad", "SqrtGrad"]

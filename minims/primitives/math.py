@@ -10,11 +10,11 @@ from fractions import Fraction
 import numpy as np
 import sympy
 
-from .. import dtype as mstype
+from ..core import dtype as mstype
 from .. import ops
-from ..interpreters.stack import MinimsError, bind, describe_args
-from ..common.tensor import Tensor, _describe
-from .base import Primitive, wants_grad
+from ..core.stack import MinimsError, bind, describe_args
+from ..core.tensor import Tensor, _describe
+from ..core.primitive import Primitive, wants_grad
 from . import batch_rules, tangents as T
 from .accurate import in_float64, logistic
 from .input_grads import SigmoidGrad, SqrtGrad, TanhGrad

@@ -13,9 +13,9 @@ from __future__ import annotations
 import numpy as np
 
 from .. import ops
-from .. import dtype as mstype
-from ..common.tensor import Tensor, _describe
-from ..interpreters.stack import MinimsError
+from ..core import dtype as mstype
+from ..core.tensor import Tensor, _describe
+from ..core.stack import MinimsError
 
 
 class ShapeMismatchError(MinimsError, RuntimeError, ValueError):

@@ -9,9 +9,9 @@ import numpy as np
 import sympy
 
 from .. import ops
-from ..interpreters.stack import bind
-from ..common.tensor import _describe
-from .base import Primitive
+from ..core.stack import bind
+from ..core.tensor import _describe
+from ..core.primitive import Primitive
 from . import batch_rules, tangents as T
 from .operands import as_operand, normalize_axis
 

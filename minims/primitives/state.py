@@ -18,11 +18,11 @@ from __future__ import annotations
 from .. import ops
 from ..common import undo
 from ..common.parameter import Parameter
-from ..graph.staging import current_trace
-from ..interpreters.stack import bind, dispatch, is_lent, relend
-from ..common.tensor import Tensor, _describe
+from ..core.staging import current_trace
+from ..core.stack import bind, dispatch, is_lent, relend
+from ..core.tensor import Tensor, _describe
 from . import batch_rules
-from .base import Primitive
+from ..core.primitive import Primitive
 
 
 class Assign(Primitive):

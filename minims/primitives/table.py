@@ -21,7 +21,7 @@ from __future__ import annotations
 import sys
 from dataclasses import dataclass
 
-from .base import Primitive, has_rule
+from ..core.primitive import Primitive, has_rule
 
 __all__ = ["Row", "Table", "table", "RULES"]
 

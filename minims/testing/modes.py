@@ -61,7 +61,7 @@ from ..common.parameter import Parameter
 from .. import ops
 from ..graph.jit import jit
 from ..nn.cell import Cell
-from ..common.tensor import Tensor, _describe
+from ..core.tensor import Tensor, _describe
 
 __all__ = ["check_modes", "ModeResults", "MODE_FAMILIES", "mode_functions", "snapshot"]
 

@@ -10,9 +10,8 @@ Cell running, no rule's mask or name set)::
 from __future__ import annotations
 
 from ..common import running_cells, undo
-from ..graph import staging
-from ..interpreters import nan_check, stack
-from ..primitives import base
+from ..core import primitive, stack, staging
+from ..interpreters import nan_check
 
 __all__ = ["global_state", "leftover_state"]
 
@@ -22,7 +21,7 @@ def global_state() -> dict:
     state = {f"stack: {k}": v for k, v in stack.snapshot().items()}
     state.update({
         "staging: graph being traced": staging.current_trace(),
-        "rules: needed-gradient mask": base.needed_mask(),
+        "rules: needed-gradient mask": primitive.needed_mask(),
         "undo: log open": undo.is_logging(),
         "Cells running": running_cells.running(),
         "check_nan: rule running": nan_check.current_rule(),

@@ -19,7 +19,7 @@ import numpy as np
 
 from ...common.parameter import Parameter
 from ... import ops
-from ...common.tensor import Tensor
+from ...core.tensor import Tensor
 from .optimizer import Optimizer, _check_float
 
 __all__ = ["Adam"]

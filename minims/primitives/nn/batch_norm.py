@@ -5,11 +5,11 @@ from __future__ import annotations
 import numpy as np
 from ... import ops
 from ... import fast as _fast          # the fast-path switch: _fast.enabled
-from ...graph.staging import current_trace
-from ...interpreters.stack import MinimsError, Tracer, bind
-from ...common.tensor import Tensor, _describe
+from ...core.staging import current_trace
+from ...core.stack import MinimsError, Tracer, bind
+from ...core.tensor import Tensor, _describe
 from .. import tangents as T
-from ..base import Primitive
+from ...core.primitive import Primitive
 from ..batch_rules import loop, merged_into_first_axis
 from ._geometry import _data_format, _require_tensor
 

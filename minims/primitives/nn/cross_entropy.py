@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 from ... import ops
-from ...graph.staging import is_staging
+from ...core.staging import is_staging
 
 import numpy as np
 from ... import fast as _fast          # the fast-path switch: _fast.enabled
-from ...interpreters.stack import bind
-from ...common.tensor import Tensor, _describe
-from ..base import Primitive
-from ...batching.trace import every_example
+from ...core.stack import bind
+from ...core.tensor import Tensor, _describe
+from ...core.primitive import Primitive
+from ...core.batching import every_example
 from ..batch_rules import front, merged_into_first_axis
 from ._geometry import _require_tensor
 

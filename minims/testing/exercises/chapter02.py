@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from ... import nn, ops
-from ...common.tensor import Tensor
+from ...core.tensor import Tensor
 from . import Exercise
 from .declare import Box, derivative_exercise, drawn, points_of
 from .feedback import Quantity

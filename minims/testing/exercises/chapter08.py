@@ -5,8 +5,8 @@
 """
 from __future__ import annotations
 
-from ... import dtype as mstype
-from ...common.tensor import Tensor
+from ...core import dtype as mstype
+from ...core.tensor import Tensor
 from .declare import Box, cell_of, derivative_exercise, drawn
 from ... import ops
 

@@ -10,8 +10,8 @@ import numpy as np
 import sympy
 
 from ... import ops
-from ...common.tensor import Tensor
-from ...interpreters.stack import active_traces, add_observer, remove_observer
+from ...core.tensor import Tensor
+from ...core.stack import active_traces, add_observer, remove_observer
 from . import Exercise
 from .chapter01 import SOFTPLUS_POINTS, softplus
 from .declare import Box, derivative_exercise, points_of, random_source

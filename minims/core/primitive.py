@@ -28,9 +28,9 @@ import threading
 import numpy as np
 
 from .. import ops
-from ..interpreters.stack import bind, describe_args, explained, MinimsError
+from .stack import bind, describe_args, explained, MinimsError
 from ..common.memory import TensorTooLarge
-from ..common.tensor import _describe
+from .tensor import _describe
 
 __all__ = ["Primitive", "PrimitiveWithInfer", "NoGradientRule", "NoJvpRule", "MinimsError", "wants_grad",
            "needed_mask", "gradient_mask", "run_bprop", "has_rule"]

@@ -20,9 +20,9 @@ result, and a rule that is not linear in ``dout`` then gives what MindSpore give
 from __future__ import annotations
 
 from .. import ops
-from ..interpreters.stack import dispatch
-from ..primitives.base import has_rule
-from ..common.tensor import Tensor
+from ..core.stack import dispatch
+from ..core.primitive import has_rule
+from ..core.tensor import Tensor
 from .grad_api import vjp_call
 
 __all__ = ["jvp_from_bprop", "jvp_of"]

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import dtype as mstype
-from . import undo
-from .tensor_repr import tensor_repr, tensor_str
+from . import dtype as mstype
+from ..common import undo
+from ..common.tensor_repr import tensor_repr, tensor_str
 
 __all__ = ["Tensor", "RaggedListError", "IntegerOutOfRange", "check_integer_fits"]
 
@@ -174,7 +174,7 @@ class Tensor:
                     f"got input_data=None, shape={shape!r}, init={init!r}."
                 )
             # lazy: a cycle (minims.common.initializer builds its results as Tensors from this module)
-            from .initializer import initializer
+            from ..common.initializer import initializer
             self._data = initializer(init, shape, dtype or mstype.float32)._data
             return
         if shape is not None and not isinstance(input_data, Tensor):

@@ -22,8 +22,8 @@ from __future__ import annotations
 import numpy as np
 
 from .. import ops
-from ..interpreters.stack import MinimsError, Trace, Tracer, bind
-from ..common.tensor import Tensor
+from .stack import MinimsError, Trace, Tracer, bind
+from .tensor import Tensor
 
 __all__ = ["BatchTrace", "BatchTracer", "BatchedValueError", "move_to_front", "example", "loop",
            "no_examples", "every_example"]

@@ -34,10 +34,10 @@ import weakref
 
 import numpy as np
 
-from .. import dtype as mstype
-from ..interpreters import stack
-from ..interpreters.stack import MinimsError, Trace, Tracer, pop_trace, push_trace
-from ..common.tensor import Tensor
+from . import dtype as mstype
+from . import stack
+from .stack import MinimsError, Trace, Tracer, pop_trace, push_trace
+from .tensor import Tensor
 from .ir import Equation, Graph, Literal, Var
 
 __all__ = ["StagingTrace", "StagingTracer", "StaticGraphError", "trace_to_graph", "is_staging",

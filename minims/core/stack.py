@@ -34,7 +34,7 @@ from contextlib import contextmanager
 
 import numpy as np
 
-from ..common.tensor import Tensor, _describe
+from .tensor import Tensor, _describe
 
 __all__ = ["bind", "dispatch", "Trace", "Tracer", "push_trace", "pop_trace", "lend", "unlend", "relend",
            "is_lent", "as_lent",
@@ -84,7 +84,7 @@ class Tracer(Tensor):
 
     Reading a tracer's *value* (printing it, ``asnumpy``, ``bool``) reads the value it stands for:
     a gradient level's tracer asks its primal, down to a concrete Tensor; a graph's tracer has no
-    value and says so (see ``minims.graph.staging``).
+    value and says so (see ``minims.core.staging``).
 
     ``_data``, the array every Tensor holds, means something different for each kind of tracer,
     because shape and dtype checks read it and must see the right shape and dtype:

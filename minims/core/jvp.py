@@ -17,9 +17,9 @@ a tracer of an outer level is, for an inner level, a constant.
 """
 from __future__ import annotations
 
-from ..interpreters.stack import MinimsError, Trace, Tracer, dispatch
-from .transpose import jvp_of
-from ..common.tensor import Tensor
+from .stack import MinimsError, Trace, Tracer, dispatch
+from ..autodiff.jvp_from_bprop import jvp_of
+from .tensor import Tensor
 
 __all__ = ["JVPTrace", "JVPTracer", "TangentError"]
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..common.tensor import Tensor
+from .tensor import Tensor
 
 __all__ = ["Var", "Literal", "Equation", "Graph", "type_text"]
 
@@ -151,7 +151,7 @@ class Graph:
         return f"<Graph {self.name}: {len(self.inputs)} inputs, {len(self.equations)} equations>"
 
     def _repr_png_(self):
-        from .draw import graph_png     # lazy: a cycle (draw.py reads this module's Graph and Var)
+        from ..graph.draw import graph_png     # lazy: a cycle (draw.py reads this module's Graph and Var)
         return graph_png(self)
 
     def copy(self) -> "Graph":

@@ -13,10 +13,10 @@ from __future__ import annotations
 
 from .. import ops
 from ..interpreters import nan_check
-from ..interpreters.stack import Trace, Tracer, dispatch, evaluator, MinimsError
-from ..primitives.base import gradient_mask
+from .stack import Trace, Tracer, dispatch, evaluator, MinimsError
+from .primitive import gradient_mask
 from ..common.parameter import Parameter
-from ..common.tensor import Tensor
+from .tensor import Tensor
 
 __all__ = ["TapeTrace", "TapeTracer", "Node", "GradientError", "check_every_rule"]
 
