@@ -24,7 +24,7 @@ from .dtype import (bool_, double, float16, float32, float64, float_, half, int8
                     int64, int_, single, uint8, uint32)
 from .core.tensor import Tensor, tensor        # mindspore.tensor is a function, as in 2.x
 from . import ops                                     # installs Tensor operators
-from .common.parameter import Parameter, ParameterTuple
+from .tensor.parameter import Parameter, ParameterTuple
 from . import context
 from .context import GRAPH_MODE, PYNATIVE_MODE, get_context, get_seed, set_context, set_seed
 from .autodiff.grad_api import GradOperation, grad, value_and_grad
@@ -35,7 +35,7 @@ from .checkpoint import load_checkpoint, load_param_into_net, save_checkpoint
 from . import train
 from .train import Model                           # mindspore.Model
 from .graph import jit, ms_function
-from .common import initializer as _initializer  # noqa: F401 - mindspore.common.initializer
+from .tensor import initializer as _initializer  # noqa: F401 - mindspore.common.initializer
 from . import dataset
 from . import experimental                        # mindspore.experimental.optim
 from .interpreters.nan_check import NonFiniteError    # raised by set_context(check_nan=True)

@@ -9,8 +9,8 @@ import pytest
 import minims as ms
 import minims.ops as ops
 from minims import Tensor
-from minims.common.initializer import One, initializer
-from minims.common.memory import physical_memory
+from minims.tensor.initializer import One, initializer
+from minims.tensor.memory import physical_memory
 
 
 @pytest.mark.parametrize("make", [

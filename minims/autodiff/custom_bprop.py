@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import inspect
 
-from ..common.parameter import Parameter
+from ..tensor.parameter import Parameter
 from ..core.staging import rebuild
 from ..core import stack
 from ..core.primitive import MinimsError, Primitive

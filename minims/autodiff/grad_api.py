@@ -10,9 +10,9 @@ from __future__ import annotations
 import inspect
 
 from .. import ops
-from ..common import undo
-from ..common.function_check import require_function
-from ..common.parameter import Parameter
+from ..tensor import undo
+from .function_check import require_function
+from ..tensor.parameter import Parameter
 from ..core.stack import MinimsError, as_lent, current_value, lend, pop_trace, push_trace, unlend
 from ..core.tensor import Tensor, _describe
 from ..core.tape import TapeTrace

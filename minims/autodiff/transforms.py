@@ -25,8 +25,8 @@ import numpy as np
 from ..core import dtype as mstype
 from .. import ops
 from ..batching.vmap import vmap
-from ..common import undo
-from ..common.function_check import require_function
+from ..tensor import undo
+from .function_check import require_function
 from ..graph.call import GraphCall
 from ..graph.passes import optimize
 from ..core.staging import rebuild, trace_to_graph

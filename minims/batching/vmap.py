@@ -9,7 +9,7 @@ types (``RuntimeError`` for every misuse) are MindSpore 2.10's.
 from __future__ import annotations
 
 from ..core.stack import MinimsError, pop_trace, push_trace
-from ..common.function_check import require_function
+from ..autodiff.function_check import require_function
 from ..core.tensor import Tensor, _describe
 from .. import ops
 from ..core.batching import BatchTrace

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..common.parameter import Parameter
+from ..tensor.parameter import Parameter
 from ..nn.cell import Cell
 from ..core.tensor import _describe, check_integer_fits
 

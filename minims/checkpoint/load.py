@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import os
 
-from ..common.parameter import Parameter
+from ..tensor.parameter import Parameter
 from ..core.tensor import _describe
 from .fileformat import CheckpointFileError, decode
 

@@ -23,7 +23,7 @@ import os
 
 import numpy as np
 
-from ..common.parameter import Parameter, ParameterNameError
+from ..tensor.parameter import Parameter, ParameterNameError
 from ..nn.cell import Cell
 from ..nn.param_names import DuplicateParameterError, duplicates
 from ..core.tensor import Tensor, _describe

@@ -29,7 +29,7 @@ import numpy as np
 
 from .. import ops
 from .stack import bind, describe_args, explained, MinimsError
-from ..common.memory import TensorTooLarge
+from ..tensor.memory import TensorTooLarge
 from .tensor import _describe
 
 __all__ = ["Primitive", "PrimitiveWithInfer", "NoGradientRule", "NoJvpRule", "MinimsError", "wants_grad",

@@ -15,7 +15,7 @@ from .. import ops
 from ..interpreters import nan_check
 from .stack import Trace, Tracer, dispatch, evaluator, MinimsError
 from .primitive import gradient_mask
-from ..common.parameter import Parameter
+from ..tensor.parameter import Parameter
 from .tensor import Tensor
 
 __all__ = ["TapeTrace", "TapeTracer", "Node", "GradientError", "check_every_rule"]

@@ -11,8 +11,8 @@ from __future__ import annotations
 import numpy as np
 
 from . import dtype as mstype
-from ..common import undo
-from ..common.tensor_repr import tensor_repr, tensor_str
+from ..tensor import undo
+from ..tensor.repr import tensor_repr, tensor_str
 
 __all__ = ["Tensor", "RaggedListError", "IntegerOutOfRange", "check_integer_fits"]
 
@@ -173,8 +173,8 @@ class Tensor:
                     "Tensor: give input_data, or give both shape= and init= (an initializer); "
                     f"got input_data=None, shape={shape!r}, init={init!r}."
                 )
-            # lazy: a cycle (minims.common.initializer builds its results as Tensors from this module)
-            from ..common.initializer import initializer
+            # lazy: a cycle (minims.tensor.initializer builds its results as Tensors from this module)
+            from ..tensor.initializer import initializer
             self._data = initializer(init, shape, dtype or mstype.float32)._data
             return
         if shape is not None and not isinstance(input_data, Tensor):

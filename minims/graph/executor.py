@@ -26,7 +26,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import fast
-from ..common import undo
+from ..tensor import undo
 from ..interpreters import nan_check
 from .. import ops                 # the module (ops.views at run time): the ops import this package
 from ..core.stack import MinimsError, explained

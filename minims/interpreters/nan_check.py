@@ -24,7 +24,7 @@ filtered (see ``minims.context``), since they point at minims' source rather tha
 This module is the one home of the option: ``enabled`` says whether it is on, ``switch`` turns it
 on or off (``set_context`` and ``get_context`` call them).  The state kept for the messages: ``rule``,
 the tape node whose backward rule is running (set through ``set_rule`` by the tape's backward loop);
-the Cells whose call is running (``minims.common.running_cells``); and, while checking, the Cell each
+the Cells whose call is running (``minims.interpreters.running_cells``); and, while checking, the Cell each
 output was computed in, so that an error in a backward rule can say where that rule's forward ran.
 """
 from __future__ import annotations
@@ -34,7 +34,7 @@ import weakref
 
 import numpy as np
 
-from ..common import running_cells
+from . import running_cells
 from ..core.tensor import Tensor, _describe
 from ..core import stack
 

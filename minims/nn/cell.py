@@ -23,7 +23,7 @@ import itertools
 import weakref
 from collections import OrderedDict
 
-from ..common.parameter import Parameter, ParameterTuple
+from ..tensor.parameter import Parameter, ParameterTuple
 from ..core.tensor import _describe
 from ..core.staging import current_trace
 from . import param_names

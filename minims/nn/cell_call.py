@@ -14,8 +14,9 @@ from ..autodiff.hooks import (CellHookInputs, CellHookOutputs, HookRecord, call_
                               hooks_skipped, warn_hooks_ignored)
 from ..context import GRAPH_MODE, get_context
 from ..core.staging import StaticGraphError, is_staging
-from ..common import running_cells, undo
-from ..common.parameter import Parameter
+from ..interpreters import running_cells
+from ..tensor import undo
+from ..tensor.parameter import Parameter
 from ..graph.jit import JitFunction
 from ..core.stack import MinimsError, Tracer, bind
 from ..core.tensor import Tensor, _describe

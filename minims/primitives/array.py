@@ -14,7 +14,7 @@ import sympy
 
 from .. import ops
 from ..core import dtype as mstype
-from ..common.memory import check_allocation
+from ..tensor.memory import check_allocation
 from ..core.tensor import Tensor, _describe
 from ..core.stack import MinimsError, Tracer, bind
 from ..core.primitive import Primitive

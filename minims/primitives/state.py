@@ -16,8 +16,8 @@ stand-in is relent that read (``stack.relend``), its stand-in keeping the value 
 from __future__ import annotations
 
 from .. import ops
-from ..common import undo
-from ..common.parameter import Parameter
+from ..tensor import undo
+from ..tensor.parameter import Parameter
 from ..core.staging import current_trace
 from ..core.stack import bind, dispatch, is_lent, relend
 from ..core.tensor import Tensor, _describe

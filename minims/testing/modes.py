@@ -57,7 +57,7 @@ import numpy as np
 
 from .. import context
 from ..autodiff.grad_api import grad
-from ..common.parameter import Parameter
+from ..tensor.parameter import Parameter
 from .. import ops
 from ..graph.jit import jit
 from ..nn.cell import Cell

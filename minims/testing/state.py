@@ -9,7 +9,8 @@ Cell running, no rule's mask or name set)::
 """
 from __future__ import annotations
 
-from ..common import running_cells, undo
+from ..interpreters import running_cells
+from ..tensor import undo
 from ..core import primitive, stack, staging
 from ..interpreters import nan_check
 

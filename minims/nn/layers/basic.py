@@ -9,8 +9,8 @@ from __future__ import annotations
 import math
 
 from ...core import dtype as mstype
-from ...common.initializer import HeUniform, Uniform, initializer
-from ...common.parameter import Parameter
+from ...tensor.initializer import HeUniform, Uniform, initializer
+from ...tensor.parameter import Parameter
 from ... import ops
 from ...core.primitive import Primitive
 from ...primitives.linalg import MatMul as _MatMulPrim

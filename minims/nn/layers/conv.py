@@ -11,8 +11,8 @@ from __future__ import annotations
 import math
 
 from ...core import dtype as mstype
-from ...common.initializer import HeUniform, Uniform, _calculate_fan_in_and_fan_out, initializer
-from ...common.parameter import Parameter
+from ...tensor.initializer import HeUniform, Uniform, _calculate_fan_in_and_fan_out, initializer
+from ...tensor.parameter import Parameter
 from ... import ops
 from ...primitives import nn as _nn
 from ...primitives.operands import ShapeMismatchError

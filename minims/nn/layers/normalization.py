@@ -17,8 +17,8 @@ from __future__ import annotations
 import numbers
 
 from ...core import dtype as mstype
-from ...common.initializer import initializer
-from ...common.parameter import Parameter
+from ...tensor.initializer import initializer
+from ...tensor.parameter import Parameter
 from ... import ops
 from ...core.tensor import Tensor, _describe
 from ..cell import Cell

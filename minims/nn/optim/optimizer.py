@@ -29,7 +29,7 @@ import numbers
 import numpy as np
 
 from ...core import dtype as mstype
-from ...common.parameter import Parameter, ParameterTuple
+from ...tensor.parameter import Parameter, ParameterTuple
 from ... import ops
 from ...core.tensor import Tensor, _describe
 from ..cell import Cell
