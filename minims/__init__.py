@@ -22,7 +22,8 @@ if _sys.getrecursionlimit() < 10000:
 from . import dtype  # noqa: E402 - after the limit, which nothing below depends on
 from .dtype import (bool_, double, float16, float32, float64, float_, half, int8, int16, int32,
                     int64, int_, single, uint8, uint32)
-from .core.tensor import Tensor, tensor        # mindspore.tensor is a function, as in 2.x
+from .core.tensor import Tensor
+from .tensor.convert import tensor
 from . import ops                                     # installs Tensor operators
 from .tensor.parameter import Parameter, ParameterTuple
 from . import context

@@ -451,13 +451,13 @@ def test_the_cases_of_a_primitive_run_it_under_vmap():
         def observe(prim, args):
             if any(isinstance(a, BatchTracer) for a in args):
                 seen.add(type(prim).__name__)
-        stack.add_observer(observe)
+        stack.add_rewriter(observe)
         try:
             for case in make():
                 examples = examples_for(case, 2)
                 ms.vmap(case.fn)(*(stacked([e[i] for e in examples], 0) for i in range(len(examples[0]))))
         finally:
-            stack.remove_observer(observe)
+            stack.remove_rewriter(observe)
         promised = {name for name, m in BATCH_CASES.items() if m is make}
         assert promised <= seen, f"cases registered for {sorted(promised - seen)} never bind them under vmap"
 

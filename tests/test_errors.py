@@ -4,7 +4,7 @@ import pytest
 
 import minims as ms
 from minims import Parameter, ParameterTuple, Tensor, ops
-from minims.core.tape import GradientError
+from minims.interpreters.rules import GradientError
 from minims.core.primitive import Primitive
 from minims.testing import leftover_state
 

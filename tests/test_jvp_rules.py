@@ -135,12 +135,12 @@ def test_the_cases_of_a_primitive_run_it_in_forward_mode():
 
         def observe(prim, args):
             seen.add(type(prim).__name__)
-        stack.add_observer(observe)
+        stack.add_rewriter(observe)
         try:
             for case in make(np.random.default_rng(0)):
                 ops.jvp(case.fn, case.args, tuple(ops.ones_like(a) for a in case.args))
         finally:
-            stack.remove_observer(observe)
+            stack.remove_rewriter(observe)
         promised = {name for name, m in CASES.items() if m is make}
         assert promised <= seen, f"cases registered for {sorted(promised - seen)} never bind them"
 

@@ -12,7 +12,7 @@ import minims as ms
 import minims.nn as nn
 import minims.ops as ops
 from minims import Parameter, Tensor, jit
-from minims.core import stack
+from minims.tensor import lending
 from minims.primitives import math as M
 from minims.testing import leftover_state
 
@@ -282,4 +282,4 @@ def test_a_parameter_is_a_constant_for_jvp():
     """Oracle: jvp of (a * w).sum() for a Cell's Parameter w is w . v."""
     w = Parameter(f32(2, 3, 4), name="w")
     assert float(ops.jvp(lambda a: ops.sum(a * w), X, ONES)[1]) == 9.0
-    assert stack.snapshot()["lent"] == {}
+    assert lending.lent() == {}

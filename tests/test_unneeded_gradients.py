@@ -32,11 +32,11 @@ def bound_primitives():
     def observe(prim, args):
         names.append(prim.name)
 
-    stack.add_observer(observe)
+    stack.add_rewriter(observe)
     try:
         yield names
     finally:
-        stack.remove_observer(observe)
+        stack.remove_rewriter(observe)
 
 
 def rng_tensor(shape, seed):

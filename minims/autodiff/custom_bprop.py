@@ -15,10 +15,13 @@ from __future__ import annotations
 import inspect
 
 from ..tensor.parameter import Parameter
-from ..core.staging import rebuild
 from ..core import stack
-from ..core.primitive import MinimsError, Primitive
-from ..core.tensor import Tensor, _describe
+from ..core.staging import rebuild
+from ..tensor import lending
+from ..core.errors import MinimsError
+from ..core.primitive import Primitive
+from ..core.tensor import Tensor
+from ..tensor.convert import _describe
 from .hooks import call_user_fn
 from .jvp_from_bprop import jvp_from_bprop
 
@@ -56,7 +59,7 @@ class CellBprop(Primitive):
     def impl(self, *arrays):
         inputs = [Tensor._make(a) if hasattr(a, "dtype") and hasattr(a, "shape") else a
                   for a in arrays[:self.n_inputs]]
-        with stack.parameters_as_themselves():       # inside the node, weights are constants
+        with lending.parameters_as_themselves():       # inside the node, weights are constants
             out = self.cell.construct(*inputs)
         # the primitive's outputs are the Tensors of construct's output, flat: a nested tuple
         # ((a, (b, c))) is three outputs, rebuilt by ``structured`` for the caller and the bprop
@@ -82,12 +85,12 @@ class CellBprop(Primitive):
         # a Parameter passed in as a forward input is an input like any other (MindSpore accepts it)
         allowed = {id(p) for p in self.params} | {id(a) for a in inputs if isinstance(a, Tensor)}
         guard = _ParameterGuard(self, allowed)
-        stack.add_observer(guard)
+        stack.add_rewriter(guard)
         try:
             result = call_user_fn(self.cell.bprop, (*inputs, out, dout), f"{self.path}.bprop",
                                   lambda: self._expected_signature())
         finally:
-            stack.remove_observer(guard)
+            stack.remove_rewriter(guard)
         input_grads, param_grads = self._split(result)
         self._check_inputs(inputs, input_grads)
         return tuple(input_grads) + tuple(param_grads)

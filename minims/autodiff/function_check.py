@@ -9,8 +9,8 @@ and ``vmap`` (checked by running MindSpore).
 """
 from __future__ import annotations
 
-from ..core.stack import MinimsError
-from ..core.tensor import _describe
+from ..core.errors import MinimsError
+from ..tensor.convert import _describe
 
 __all__ = ["NotAFunctionError", "NotAFunctionValueError", "NotAFunctionRuntimeError", "require_function"]
 

@@ -13,8 +13,11 @@ from .. import ops
 from ..tensor import undo
 from .function_check import require_function
 from ..tensor.parameter import Parameter
-from ..core.stack import MinimsError, as_lent, current_value, lend, pop_trace, push_trace, unlend
-from ..core.tensor import Tensor, _describe
+from ..core.errors import MinimsError
+from ..tensor.lending import as_lent, current_value, lend, unlend
+from ..core.stack import pop_trace, push_trace
+from ..core.tensor import Tensor
+from ..tensor.convert import _describe
 from ..core.tape import TapeTrace
 
 __all__ = ["GradOperation", "grad", "value_and_grad", "vjp_call"]

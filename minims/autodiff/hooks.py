@@ -20,10 +20,12 @@ import inspect
 import warnings
 
 from ..context import GRAPH_MODE, get_context
-from ..core.staging import is_compiling, user_stacklevel
+from ..graph.tracing import is_compiling, user_stacklevel
 from ..core.stack import bind
-from ..core.primitive import MinimsError, Primitive
-from ..core.tensor import Tensor, _describe
+from ..core.errors import MinimsError
+from ..core.primitive import Primitive
+from ..core.tensor import Tensor
+from ..tensor.convert import _describe
 
 __all__ = ["HookBackward", "CellHookInputs", "CellHookOutputs", "HookRecord", "HookError",
            "HookShapeError", "call_user_fn", "hooks_skipped"]

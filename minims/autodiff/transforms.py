@@ -22,16 +22,18 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core import dtype as mstype
+from .. import dtype as mstype
 from .. import ops
 from ..batching.vmap import vmap
 from ..tensor import undo
 from .function_check import require_function
 from ..graph.call import GraphCall
 from ..graph.passes import optimize
-from ..core.staging import rebuild, trace_to_graph
-from ..core.stack import Tracer, as_lent, bind, current_value, lend, pop_trace, push_trace, unlend
-from ..core.tensor import Tensor, _describe
+from ..graph.tracing import rebuild, trace_to_graph
+from ..core.stack import Tracer, bind, pop_trace, push_trace
+from ..tensor.lending import as_lent, current_value, lend, unlend
+from ..core.tensor import Tensor
+from ..tensor.convert import _describe
 from .grad_api import _check_weights, _flatten
 from ..core.jvp import JVPTrace
 from ..core.tape import TapeTrace

@@ -8,9 +8,11 @@ types (``RuntimeError`` for every misuse) are MindSpore 2.10's.
 """
 from __future__ import annotations
 
-from ..core.stack import MinimsError, pop_trace, push_trace
+from ..core.errors import MinimsError
+from ..core.stack import pop_trace, push_trace
 from ..autodiff.function_check import require_function
-from ..core.tensor import Tensor, _describe
+from ..core.tensor import Tensor
+from ..tensor.convert import _describe
 from .. import ops
 from ..core.batching import BatchTrace
 

@@ -31,7 +31,7 @@ import numpy as np
 
 from ..tensor.parameter import Parameter
 from ..nn.cell import Cell
-from ..core.tensor import _describe, check_integer_fits
+from ..tensor.convert import _describe, check_integer_fits
 
 __all__ = ["load_param_into_net"]
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 import os
 
 from ..tensor.parameter import Parameter
-from ..core.tensor import _describe
+from ..tensor.convert import _describe
 from .fileformat import CheckpointFileError, decode
 
 __all__ = ["load_checkpoint"]

@@ -26,7 +26,8 @@ import numpy as np
 from ..tensor.parameter import Parameter, ParameterNameError
 from ..nn.cell import Cell
 from ..nn.param_names import DuplicateParameterError, duplicates
-from ..core.tensor import Tensor, _describe
+from ..core.tensor import Tensor
+from ..tensor.convert import _describe
 from .atomic import write_atomically
 from .fileformat import encode
 

@@ -8,8 +8,9 @@ primitive (or a few) on the whole batch, and the position of the result's batch 
 written in minims ops, so batching composes with every other interpreter: ``vmap(grad(f))`` (the
 backward rules run batched), ``grad(vmap(f))``, ``jit(vmap(f))``, nested ``vmap``.
 
-A primitive without a rule is run once per example and the results stacked (``loop``): always right,
-only slower.  ``minims.primitives.table()`` says which primitives have a rule.
+A primitive without a rule is run by ``BatchTrace.fallback``, which ``minims.batching`` installs:
+once per example, the results stacked — always right, only slower.  ``minims.primitives.table()``
+says which primitives have a rule.
 
 Values that do not carry the batch (a weight, a constant) stay plain Tensors: an unbatched operand
 is broadcast by the rule, never copied per example.
@@ -21,12 +22,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import ops
-from .stack import MinimsError, Trace, Tracer, bind
+from .prims import move_to_front
+from .errors import MinimsError
+from .stack import Trace, Tracer, pop_trace, push_trace
 from .tensor import Tensor
 
-__all__ = ["BatchTrace", "BatchTracer", "BatchedValueError", "move_to_front", "example", "loop",
-           "no_examples", "every_example"]
+__all__ = ["BatchTrace", "BatchTracer", "BatchedValueError", "move_to_front", "no_examples", "vmap"]
 
 
 class BatchedValueError(MinimsError, RuntimeError):
@@ -67,28 +68,6 @@ def _box(trace, value, bdim):
     return t
 
 
-def every_example(value):
-    """The array of ``value`` for a check that must see every example's values (labels in range):
-    a batched value gives its whole batch (its ``_data`` is the first example only), a value being
-    differentiated its primal's.  Not while a graph is being staged (a placeholder has no values)."""
-    while isinstance(value, Tracer):
-        value = value._value if isinstance(value, BatchTracer) else value._primal_value()
-    return value._data
-
-
-def move_to_front(value, dim):
-    """``value`` with its batch axis ``dim`` moved to the front (``dim`` None: unchanged)."""
-    if dim is None or dim == 0:
-        return value
-    perm = (dim,) + tuple(i for i in range(value.ndim) if i != dim)
-    return ops.transpose(value, perm)
-
-
-def example(value, dim, i):
-    """Example ``i`` of a batched value (or the value itself when it is not batched)."""
-    return value if dim is None else ops.getitem(value, (slice(None),) * dim + (i,))
-
-
 def _example_array(value, dim):
     """Zeros shaped like one example of a batched value: what stands for an example of an empty
     batch, which has none."""
@@ -112,20 +91,12 @@ def no_examples(prim, values, dims):
     return empty(out), 0
 
 
-def loop(prim, values, dims, size):
-    """The fallback rule: the primitive once per example, the results stacked along a new axis 0."""
-    results = [bind(prim, *(example(v, d, i) for v, d in zip(values, dims))) for i in range(size)]
-    if isinstance(results[0], tuple):
-        outs = tuple(ops.stack([r[k] for r in results], 0) if isinstance(results[0][k], Tensor) else results[0][k]
-                     for k in range(len(results[0])))
-        return outs, tuple(0 if isinstance(o, Tensor) else None for o in outs)
-    if not isinstance(results[0], Tensor):
-        return results[0], None
-    return ops.stack(results, 0), 0
-
-
 class BatchTrace(Trace):
     """One ``vmap`` level: ``size`` examples at once."""
+
+    #: ``fallback(prim, values, dims, size)``: what runs a primitive without a batching rule —
+    #: installed by ``minims.batching`` (once per example, results stacked); without it, an error.
+    fallback = None
 
     def __init__(self, size: int):
         self.size = size
@@ -152,7 +123,9 @@ class BatchTrace(Trace):
         if self.size == 0:
             out, out_dims = no_examples(prim, values, dims)
         elif rule is None:
-            out, out_dims = loop(prim, values, dims, self.size)
+            if self.fallback is None:
+                raise BatchedValueError(f"{prim.name} has no batching rule. Fix: give it a batch rule.")
+            out, out_dims = self.fallback(prim, values, dims, self.size)
         else:
             out, out_dims = rule(values, dims, self.size)
         if isinstance(out, tuple):
@@ -161,3 +134,17 @@ class BatchTrace(Trace):
 
     def _wrap(self, value, dim):
         return value if dim is None or not isinstance(value, Tensor) else _box(self, value, dim)
+
+
+def vmap(fn, in_axes=0):
+    """``vmap(fn)(*xs)``: ``fn`` applied to every example along axis ``in_axes`` of each input, the
+    results stacked along axis 0 (MindSpore's ``vmap``, with its options, is ``minims.batching``)."""
+    def batched(*xs):
+        trace = push_trace(BatchTrace(xs[0].shape[in_axes]))
+        try:
+            out = fn(*(trace.new_input(x, in_axes) for x in xs))
+        finally:
+            pop_trace(trace)
+        value, dim = trace.unbox(out)
+        return move_to_front(value, dim) if dim is not None else value
+    return batched

@@ -1,23 +1,15 @@
-"""MindSpore's data types (``minims.float32``, ``mstype.int32`` ...) and its type-promotion rules.
+"""MindSpore's data types (``minims.float32``, ``mstype.int32`` ...): a Tensor's dtype.
 
 A :class:`DType` is a small immutable object naming a NumPy dtype the way MindSpore prints it
-(``Float32``, ``Int64``, ``Bool``).  Promotion follows MindSpore, which differs from NumPy in two
-places that learners meet early:
-
-* an integer or bool tensor combined with a float tensor takes the *float tensor's* type
-  (``int32 + float16 -> float16``; NumPy would give float64);
-* a Python scalar never widens a tensor (``float32 * 2.5 -> float32``), and a Python float with an
-  integer tensor gives ``float32`` (NumPy would give float64).
+(``Float32``, ``Int64``, ``Bool``).  MindSpore's type promotion and its aliases are in
+``minims.dtype``, the public module, which adds them to these.
 """
 from __future__ import annotations
 
 import numpy as np
 
-__all__ = [
-    "DType", "float16", "float32", "float64", "int8", "int16", "int32", "int64", "uint8", "uint32", "bool_",
-    "float_", "int_", "half", "single", "double", "number_type", "to_dtype", "from_numpy",
-    "result_type", "scalar_result_type",
-]
+__all__ = ["DType", "float16", "float32", "float64", "int8", "int16", "int32", "int64", "uint8", "uint32",
+           "bool_", "ALL_DTYPES", "to_dtype", "from_numpy"]
 
 
 class DType:
@@ -67,14 +59,7 @@ int64 = DType("Int64", np.int64, 9)
 uint8 = DType("UInt8", np.uint8, 2)
 bool_ = DType("Bool", np.bool_, 0)
 
-# MindSpore's aliases
-half, single, double = float16, float32, float64
-float_ = float32
-int_ = int64
-
 ALL_DTYPES = (float16, float32, float64, int8, int16, int32, int64, uint8, bool_)
-number_type = (float16, float32, float64, int8, int16, int32, int64, uint8)
-float_type = (float16, float32, float64)
 
 # UInt32 holds data (MnistDataset's labels) but is not one of the types every op is tested with
 uint32 = DType("UInt32", np.uint32, 6)
@@ -124,42 +109,3 @@ def to_dtype(value, where: str = "dtype") -> DType:
             f"but got {value!r} of type {type(value).__name__}. "
             "Fix: pass one of minims.float16/float32/float64/int8/int16/int32/int64/uint8/bool_."
         ) from None
-
-
-def require_dtype(value, where: str) -> DType:
-    """Only a minims dtype (``mstype.float32``): ``ops.cast`` takes nothing else (TypeError, as
-    MindSpore; ``Tensor.astype`` is the lenient spelling that also takes 'float32' or np.float32)."""
-    if isinstance(value, DType):
-        return value
-    try:
-        suggestion = f"mindspore.{to_dtype(value).name.lower().replace('bool', 'bool_')}"
-    except TypeError:
-        suggestion = "mindspore.float32"
-    raise TypeError(f"{where}: the dtype must be a mindspore dtype such as mindspore.float32, but got "
-                    f"{value!r} of type {type(value).__name__}. Fix: {suggestion} (or x.astype({value!r})).")
-
-
-def result_type(a: DType, b: DType) -> DType:
-    """MindSpore's promotion of two tensor dtypes."""
-    if a is b:
-        return a
-    if a.kind == "float" or b.kind == "float":
-        if a.kind == "float" and b.kind == "float":
-            return a if a._rank >= b._rank else b
-        return a if a.kind == "float" else b
-    if a.kind == "bool":
-        return b
-    if b.kind == "bool":
-        return a
-    return _BY_NUMPY[np.promote_types(a.np_dtype, b.np_dtype)]
-
-
-def scalar_result_type(t: DType, scalar) -> DType:
-    """MindSpore's promotion of a tensor dtype with a Python scalar (the tensor wins unless widened)."""
-    if isinstance(scalar, bool):
-        return t
-    if isinstance(scalar, (float, np.floating)):
-        return t if t.kind == "float" else float32
-    if isinstance(scalar, (int, np.integer)):
-        return int64 if t.kind == "bool" else t
-    return t

@@ -17,11 +17,12 @@ a tracer of an outer level is, for an inner level, a constant.
 """
 from __future__ import annotations
 
-from .stack import MinimsError, Trace, Tracer, dispatch
-from ..autodiff.jvp_from_bprop import jvp_of
+from .errors import MinimsError
+from .primitive import has_rule
+from .stack import Trace, Tracer, dispatch, pop_trace, push_trace
 from .tensor import Tensor
 
-__all__ = ["JVPTrace", "JVPTracer", "TangentError"]
+__all__ = ["JVPTrace", "JVPTracer", "TangentError", "jvp"]
 
 
 class TangentError(MinimsError, RuntimeError):
@@ -72,11 +73,21 @@ class JVPTrace(Trace):
             return dispatch(prim, primals)
         if prim.inline is not None:
             return prim.inline(args)        # a compiled graph: its equations run under this level
-        out, tangent_out = jvp_of(prim)(primals, tangents)
+        out, tangent_out = self.rule(prim)(primals, tangents)
         if isinstance(out, tuple):
             tangent_out = tangent_out if isinstance(tangent_out, tuple) else (None,) * len(out)
             return tuple(self._wrap(prim, o, t) for o, t in zip(out, tangent_out))
         return self._wrap(prim, out, tangent_out)
+
+    #: How a primitive with a backward rule but no forward-mode rule of its own (a user's) is run
+    #: forward: installed by ``minims.autodiff.jvp_from_bprop`` (transposing the bprop).
+    from_bprop = None
+
+    def rule(self, prim):
+        """The forward-mode rule of ``prim``: its own ``jvp``, or the one derived from its ``bprop``."""
+        if self.from_bprop is None or has_rule(prim, "jvp") or not has_rule(prim, "bprop"):
+            return prim.jvp                 # (without either, Primitive.jvp raises NoJvpRule)
+        return lambda primals, tangents: self.from_bprop(prim, primals, tangents)
 
     def _wrap(self, prim, out, tangent):
         if tangent is None or not isinstance(out, Tensor):
@@ -93,3 +104,14 @@ class JVPTrace(Trace):
 
     def primal_of(self, value):
         return value._primal if self.owns(value) else value
+
+
+def jvp(fn, primals, tangents):
+    """``(fn(*primals), J tangents)`` on one new forward-mode level (MindSpore's ``ops.jvp``, with its
+    argument checks and output structures, is ``minims.transforms.jvp``)."""
+    trace = push_trace(JVPTrace())
+    try:
+        out = fn(*(trace.new_input(p, t) for p, t in zip(primals, tangents)))
+    finally:
+        pop_trace(trace)
+    return trace.primal_of(out), trace.tangent_of(out)

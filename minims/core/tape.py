@@ -1,4 +1,4 @@
-"""A gradient level: the tape interpreter and its backward pass.
+"""A gradient level: the tape interpreter and its backward pass (reverse mode).
 
 ``grad`` pushes one ``TapeTrace`` on the interpreter stack.  While the function runs, every
 primitive applied to one of this level's tracers is evaluated by the interpreters *below* (so outer
@@ -8,25 +8,19 @@ The backward pass walks the tape in reverse and calls each primitive's ``bprop``
 *primal* values (the values of the levels below).  By then this level has left the stack, so the
 backward computation itself is recorded by the outer levels: that is the whole of higher-order
 differentiation.  When ``backward`` returns, the tape is dropped.
+
+Two seams let the layers above in (``seams.py``): a primitive with a ``record`` method records
+itself (a compiled graph keeps its residuals), and ``set_rule_runner`` runs the rules that need
+more than a call (a user's rule has its result checked; ``check_nan`` names the rule running).
 """
 from __future__ import annotations
 
-from .. import ops
-from ..interpreters import nan_check
-from .stack import Trace, Tracer, dispatch, evaluator, MinimsError
+from . import prims
 from .primitive import gradient_mask
-from ..tensor.parameter import Parameter
+from .stack import Trace, Tracer, dispatch, evaluator, pop_trace, push_trace
 from .tensor import Tensor
 
-__all__ = ["TapeTrace", "TapeTracer", "Node", "GradientError", "check_every_rule"]
-
-#: True: check every rule's result (count and shapes), the built-in ones too.  The property tests
-#: over the primitive table set it; otherwise only user rules (``checks_rule_results``) are checked.
-check_every_rule = False
-
-
-class GradientError(MinimsError, RuntimeError):
-    """A backward rule returned something unusable (wrong count, shape or type)."""
+__all__ = ["TapeTrace", "TapeTracer", "Node", "grad", "set_rule_runner"]
 
 
 class Node:
@@ -83,11 +77,12 @@ class TapeTrace(Trace):
     # ----- forward ----------------------------------------------------------------------------
     def new_input(self, value: Tensor) -> TapeTracer:
         """A leaf tracer: a function input or a lent weight."""
-        node = Node(None, (), (), value)
-        return _box(self, value, node, None)
+        return _box(self, value, Node(None, (), (), value), None)
 
     def process(self, prim, args):
         # the hot path of every op under grad: no helper calls for the common single-output case
+        if prim.record is not None:
+            return prim.record(self, args)          # seam: the primitive records its own node
         primals = []
         parents = []
         below = False           # is a primal a tracer of a level below? else they are evaluated
@@ -96,35 +91,40 @@ class TapeTrace(Trace):
                 a, parent = a._primal, (a._node, a._index)
             else:
                 parent = None
-            # a constant Tensor, or a Parameter (a lent weight's primal is the Parameter itself), is
-            # kept as it is now: a later t[i] = v or ops.assign gives it a new array, and the rule
-            # must see the value this operation read
-            if (type(a) is Tensor and parent is None) or isinstance(a, Parameter):
-                c = _new(Tensor)
-                c._data = a._data
-                a = c
+                # a constant Tensor (a Parameter too) is kept as it is now: a later t[i] = v or
+                # assignment gives it a new array, and the rule must see the value this op read
+                if isinstance(a, Tensor) and not isinstance(a, Tracer):
+                    c = _new(Tensor)
+                    c._data = a._data
+                    a = c
             if not below and type(a) is not Tensor and isinstance(a, Tracer):
                 below = True
             primals.append(a)
             parents.append(parent)
-        split = None
-        if prim.forward_for_gradient is not None:      # a compiled graph: forward once, keep residuals
-            split = prim.forward_for_gradient(primals, tuple(p is not None for p in parents))
-        if split is not None:
-            out, rule = split
-        else:
-            out, rule = dispatch(prim, primals) if below else evaluator()(prim, primals), prim
+        out = dispatch(prim, primals) if below else evaluator()(prim, primals)
         if not prim.differentiable:
             return out
+        return self.add_node(prim, primals, parents, out)
+
+    def unbox(self, args):
+        """``(primals, parents)`` of ``args`` at this level (``process`` does the same, inline)."""
+        primals, parents = [], []
+        for a in args:
+            own = self.owns(a)
+            if not own and isinstance(a, Tensor) and not isinstance(a, Tracer):
+                a = Tensor._make(a._data)       # a constant, kept as it is now
+            primals.append(a._primal if own else a)
+            parents.append((a._node, a._index) if own else None)
+        return primals, parents
+
+    def add_node(self, rule, primals, parents, out):
+        """Record ``out = rule(*primals)`` and return ``out`` as this level's tracers."""
         node = _new(Node)
         node.prim, node.args, node.parents, node.out, node.cot = rule, primals, parents, out, None
         self.tape.append(node)
         if isinstance(out, tuple):
-            return tuple(_box(self, o, node, i) if isinstance(o, Tensor) else o
-                         for i, o in enumerate(out))
-        t = _new(TapeTracer)
-        t._data, t._primal, t._trace, t._node, t._index = out._data, out, self, node, None
-        return t
+            return tuple(_box(self, o, node, i) if isinstance(o, Tensor) else o for i, o in enumerate(out))
+        return _box(self, out, node, None)
 
     def owns(self, value) -> bool:
         return isinstance(value, TapeTracer) and value._trace is self
@@ -142,21 +142,13 @@ class TapeTrace(Trace):
         The tape is freed node by node as the pass goes, unless ``keep`` (``vjp``'s ``vjp_fn``,
         which may be called again with other cotangents).
         """
-        if not nan_check.enabled:
-            return self._propagate(outputs, sens, keep, False)
-        outer_rule = nan_check.current_rule()      # check_nan's errors name the rule being run
-        try:
-            self._propagate(outputs, sens, keep, True)
-        finally:
-            nan_check.set_rule(outer_rule)
-
-    def _propagate(self, outputs, sens, keep, naming_rules) -> None:
         for out, s in zip(outputs, sens):
             if self.owns(out) and s is not None:
                 _accumulate(out._node, out._index, s)
         tape = self.tape
         if not keep:
             self.tape = []
+        runner, every = _runner, _runner_for_every_rule
         # the mask wants_grad() reads is set once per rule, with no save/restore around each call:
         # a rule that runs a backward pass of its own gets the mask back when that pass ends
         outer_mask = gradient_mask.mask
@@ -173,14 +165,13 @@ class TapeTrace(Trace):
                                  for c, o in zip(cot, node.out))
                 else:
                     dout = cot[0]
-                if naming_rules:
-                    nan_check.set_rule(node)
                 # only rules that ask wants_grad() get a mask: the parents themselves (None for an
                 # input that is a constant at this level)
                 gradient_mask.mask = node.parents if prim.skips_unneeded_grads else None
-                grads = prim.bprop(*node.args, node.out, dout)
-                if prim.checks_rule_results or check_every_rule:
-                    grads = _check_rule_result(node, grads)
+                if runner is not None and (every or prim.checks_rule_results):
+                    grads = runner(node, dout)
+                else:
+                    grads = prim.bprop(*node.args, node.out, dout)
                 for parent, g in zip(node.parents, grads):
                     if parent is not None and g is not None:
                         target, index = parent
@@ -206,7 +197,7 @@ class TapeTrace(Trace):
 
 
 def _zeros_for(value):
-    return ops.zeros_like(value) if isinstance(value, Tensor) else None
+    return prims.zeros_like(value) if isinstance(value, Tensor) else None
 
 
 def _accumulate(node: Node, index, g) -> None:
@@ -215,33 +206,34 @@ def _accumulate(node: Node, index, g) -> None:
         node.cot = [None] * n
     i = 0 if index is None else index
     prev = node.cot[i]
-    node.cot[i] = g if prev is None else ops.add(prev, g)
+    node.cot[i] = g if prev is None else prims.add(prev, g)
 
 
-def _check_rule_result(node: Node, grads):
-    """A primitive's bprop must return one gradient (or None) per input, each shaped like it."""
-    prim = node.prim
-    if not isinstance(grads, (tuple, list)):
-        raise GradientError(
-            f"{prim.name}.bprop returned {type(grads).__name__}; expected a tuple with one gradient "
-            f"per input ({len(node.args)}). Fix: return (dx,) even for one input."
-        )
-    if len(grads) != len(node.args):
-        raise GradientError(
-            f"{prim.name}.bprop returned {len(grads)} gradients for {len(node.args)} inputs. "
-            "Fix: return exactly one gradient (or None) per input."
-        )
-    for i, (g, a) in enumerate(zip(grads, node.args)):
-        if g is None or not isinstance(a, Tensor):
-            continue
-        if not isinstance(g, Tensor):
-            raise GradientError(
-                f"{prim.name}.bprop: gradient {i} is a {type(g).__name__}, expected a Tensor of shape "
-                f"{list(a.shape)}."
-            )
-        if g.shape != a.shape:
-            raise GradientError(
-                f"{prim.name}.bprop: gradient {i} has shape {list(g.shape)}, but input {i} has shape "
-                f"{list(a.shape)}. Fix: reduce the broadcast dimensions of the gradient."
-            )
-    return grads
+# ----- seam: the rule runner ----------------------------------------------------------------------------
+_runner = None                  # fn(node, dout) -> the rule's gradients
+_runner_for_every_rule = False
+
+
+def set_rule_runner(fn, for_every_rule: bool = False) -> None:
+    """Seam 3: run ``fn(node, dout)`` instead of calling ``node.prim.bprop`` directly — for the
+    primitives whose ``checks_rule_results`` is set (a user's rule), or for every rule."""
+    global _runner, _runner_for_every_rule
+    _runner, _runner_for_every_rule = fn, for_every_rule
+
+
+# ----- the gradient, as a function ----------------------------------------------------------------------
+def grad(fn):
+    """``grad(fn)(*xs)``: the gradient of ``fn`` (a scalar function) with respect to every input —
+    the whole of reverse mode in six lines (MindSpore's API, with its options, is built on the same
+    steps in ``minims.autodiff.grad_api``)."""
+    def grad_fn(*xs):
+        trace = push_trace(TapeTrace())
+        try:
+            leaves = [trace.new_input(x) for x in xs]
+            out = fn(*leaves)
+        finally:
+            pop_trace(trace)        # popped first: the rules run under the levels outside
+        trace.backward([out], [prims.ones_like(trace.primal_of(out))])
+        grads = [trace.leaf_cotangent(leaf) for leaf in leaves]
+        return tuple(prims.zeros_like(x) if g is None else g for x, g in zip(xs, grads))
+    return grad_fn

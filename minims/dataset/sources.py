@@ -14,7 +14,7 @@ import os
 import numpy as np
 
 from .. import Tensor
-from ..core import dtype as mstype
+from .. import dtype as mstype
 from .config import pipeline_seed
 from .engine import Dataset, _check_count, as_array
 from .idx import read_idx, read_idx_header

@@ -6,4 +6,4 @@
 """
 from ..core.ir import Graph
 from .jit import JitFunction, jit, ms_function
-from ..core.staging import StaticGraphError, is_staging, trace_to_graph
+from .tracing import StaticGraphError, is_staging, trace_to_graph

@@ -4,10 +4,13 @@ Calling a compiled function binds ``GraphCall(graph)`` to its Tensor arguments a
 so every interpreter handles it like any primitive:
 
 * eval runs the graph's flat plan;
-* a gradient level records one node; its ``bprop`` runs the *backward graph*, made by replaying the
+* a gradient level records one node (``record``, the tape's custom-node seam): the forward graph
+  of the residual split runs, and the node's rule (``ResidualRule``) runs the backward graph on the
+  residuals it kept (``residuals.py``).  Both come from the *joint graph*, made by replaying the
   graph's equations under a gradient level while staging — the primitives' own ``bprop`` rules
-  written into a new graph (source transformation).  That backward graph is itself a ``GraphCall``,
-  so differentiating it again gives second order;
+  written into a new graph (source transformation).  The backward graph is itself a ``GraphCall``,
+  so differentiating it again gives second order.  A graph that cannot be split (it writes
+  Parameters) is differentiated by replaying its equations (``GraphCall.bprop``);
 * the interpreters that transform programs — a graph being staged (``jit`` inside ``jit``), forward
   mode, batching, the symbolic interpreter — replay the equations (``inline``), so ``jvp(jit(f))``
   and ``vmap(jit(f))`` work equation by equation, and ``jit(jvp(f))`` compiles the whole of it.
@@ -16,7 +19,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core.stack import bind, dispatch, evaluate_arrays, evaluates_directly, wrap
+from ..core.stack import NUMPY_FAILURES, Tracer, arrays_of, bind, dispatch, evaluate, evaluator, rewriters, wrap
+from ..core.errors import MinimsError
 from ..core.primitive import Primitive, wants_grad
 from .executor import Plan
 from ..core.ir import Graph, Var
@@ -78,26 +82,30 @@ class GraphCall(Primitive):
         entry = self._split_entry(positions)
         return None if entry is None else entry[1]
 
-    def forward_for_gradient(self, args, needed):
-        """Run the forward graph that also returns the residuals; the node's rule then runs only
-        the backward equations on them (``residuals.py``).  None where the graph cannot be split."""
-        positions = tuple(i for i, flag in enumerate(needed) if flag)
+    def record(self, trace, args):
+        """How a gradient level records a call of this graph (the tape's custom-node seam): it runs
+        the forward graph that also returns the residuals, and the node's rule runs only the backward
+        equations on them (``residuals.py``).  Where the graph cannot be split, one node of the call
+        itself, whose ``bprop`` replays the graph."""
+        primals, parents = trace.unbox(args)
+        positions = tuple(i for i, p in enumerate(parents) if p is not None)
         entry = self._split_entry(positions) if positions else None
         if entry is None:
-            return None
+            return trace.add_node(self, primals, parents, dispatch(self, primals))
         forward, split = entry
         k = split.n_outputs
-        if evaluates_directly(args):
+        if _evaluates_directly(primals):
             # evaluated at the bottom of the stack: only the rule reads the residuals, so they stay
             # arrays (a chain of 200 ops keeps ~80 of them: wrapping each costs more than the kernel)
-            flat = evaluate_arrays(forward, args)
+            flat = _evaluate_arrays(forward, primals)
             flat = flat if isinstance(flat, tuple) else (flat,)
             outs, residuals = wrap(tuple(flat[:k])), _Arrays(flat[k:])
         else:
-            flat = dispatch(forward, list(args))
+            flat = dispatch(forward, primals)
             flat = flat if isinstance(flat, tuple) else (flat,)
             outs, residuals = flat[:k], flat[k:]
-        return (outs[0] if k == 1 else tuple(outs)), _ResidualRule(self, split, residuals)
+        return trace.add_node(ResidualRule(self, split, residuals), primals, parents,
+                              outs[0] if k == 1 else tuple(outs))
 
     def bprop(self, *args):
         n = len(self.graph.inputs)
@@ -127,17 +135,20 @@ def backward_graph(graph: Graph, positions: tuple | None = None, reached: tuple 
     return optimize(stage_vjp(graph, positions, reached))
 
 
-class _ResidualRule:
-    """The tape's rule for one compiled-graph application run by ``forward_for_gradient``: the
-    backward graph applied to the residuals that forward returned."""
+class ResidualRule(Primitive):
+    """The tape's rule for one compiled-graph application recorded by ``GraphCall.record``: the
+    backward graph applied to the residuals that its forward returned.  A primitive that is never
+    bound: it only differentiates the node it was made for."""
 
-    differentiable = True
     skips_unneeded_grads = True
     takes_missing_cotangents = True
     checks_rule_results = True          # one check per compiled call: cheap, and a graph may hold user rules
 
     def __init__(self, call: GraphCall, split, residuals):
         self.call, self.split, self.residuals = call, split, residuals
+
+    def _attrs(self) -> dict:
+        return {}
 
     @property
     def name(self) -> str:
@@ -163,14 +174,14 @@ class _ResidualRule:
             self.call._backward[key] = GraphCall(self.split.backward_for(wanted))
         backward, residuals = self.call._backward[key], self.residuals
         if type(residuals) is _Arrays:
-            if evaluates_directly(douts):
-                return _at_positions(n, wanted, wrap(evaluate_arrays(backward, (*residuals, *douts))))
+            if _evaluates_directly(douts):
+                return _at_positions(n, wanted, wrap(_evaluate_arrays(backward, (*residuals, *douts))))
             residuals = wrap(tuple(residuals))      # a higher-order level differentiates this rule
         return _at_positions(n, wanted, bind(backward, *residuals, *douts))
 
 
 class _Arrays(tuple):
-    """Residuals kept as the NumPy arrays the forward graph returned (see ``forward_for_gradient``)."""
+    """Residuals kept as the NumPy arrays the forward graph returned (see ``GraphCall.record``)."""
 
 
 def _at_positions(n: int, wanted: tuple, grads) -> tuple:
@@ -180,3 +191,22 @@ def _at_positions(n: int, wanted: tuple, grads) -> tuple:
     for i, g in zip(wanted, grads):
         out[i] = g
     return tuple(out)
+
+
+def _evaluates_directly(args) -> bool:
+    """True when ``bind(prim, *args)`` would go straight to the plain evaluator: nothing rewrites or
+    observes the call, no argument is a tracer and no other evaluator is set.  The residuals may
+    then stay arrays that only the rule reads."""
+    if rewriters() or evaluator() is not evaluate:
+        return False
+    return not any(isinstance(a, Tracer) for a in args)
+
+
+def _evaluate_arrays(prim, args):
+    """``prim.impl`` on the arguments' arrays, its result as NumPy returned it (not wrapped)."""
+    try:
+        return prim.impl(*arrays_of(args))
+    except MinimsError:
+        raise
+    except NUMPY_FAILURES as exc:
+        raise prim.failure(exc, args) from None

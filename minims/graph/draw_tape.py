@@ -27,7 +27,7 @@ from .. import ops
 from ..core.tape import TapeTrace, TapeTracer
 from ..core.tensor import Tensor
 from ..core.stack import pop_trace, push_trace
-from ..core.primitive import run_bprop
+from ..primitives.base import run_bprop
 from . import draw
 
 __all__ = ["TapeNode", "tape_values", "draw_tape"]

@@ -29,7 +29,8 @@ from .. import fast
 from ..tensor import undo
 from ..interpreters import nan_check
 from .. import ops                 # the module (ops.views at run time): the ops import this package
-from ..core.stack import MinimsError, explained
+from ..core.errors import MinimsError
+from ..tracebacks import explained
 from ..core.ir import Graph, Var
 
 _CAUGHT = (ValueError, TypeError, IndexError, ZeroDivisionError, OverflowError)

@@ -41,7 +41,7 @@ from ..core.tensor import Tensor
 from .call import GraphCall, backward_graph, interpret
 from .passes import optimize
 from .residuals import ResidualSplit
-from ..core.staging import is_explicit_input, rebuild, trace_to_graph, user_stacklevel
+from .tracing import is_explicit_input, rebuild, trace_to_graph, user_stacklevel
 
 __all__ = ["jit", "ms_function", "JitFunction", "RetraceWarning", "MAX_GRAPHS", "RETRACE_WARNING_AFTER"]
 

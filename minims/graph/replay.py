@@ -15,7 +15,7 @@ from ..core.tensor import Tensor
 from ..core.stack import bind
 from ..core.ir import Graph, Var
 from ..primitives.state import Assign
-from ..core.staging import trace_to_graph
+from .tracing import trace_to_graph
 
 __all__ = ["interpret", "stage_vjp"]
 

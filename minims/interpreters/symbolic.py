@@ -31,10 +31,11 @@ import numpy as np
 import sympy
 from sympy.logic.boolalg import Boolean
 
-from ..core import dtype as mstype
+from .. import dtype as mstype
 from ..core.tensor import Tensor
 from ..core.primitive import has_rule
-from ..core.stack import MinimsError, Trace, Tracer, pop_trace, push_trace
+from ..core.errors import MinimsError
+from ..core.stack import Trace, Tracer, pop_trace, push_trace
 
 __all__ = ["SymbolicTrace", "SymbolicTracer", "SymbolicEscapeError", "symbols_like", "symbolic_call",
            "symbolic_grad", "reference_grad"]

@@ -24,8 +24,8 @@ import weakref
 from collections import OrderedDict
 
 from ..tensor.parameter import Parameter, ParameterTuple
-from ..core.tensor import _describe
-from ..core.staging import current_trace
+from ..tensor.convert import _describe
+from ..graph.tracing import current_trace
 from . import param_names
 from .cell_call import call_cell
 from .cell_tree import check_no_cycle, subtree_parameters, tree_repr, walk

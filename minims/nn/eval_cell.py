@@ -2,7 +2,7 @@
 for one batch, from which the metrics read."""
 from __future__ import annotations
 
-from ..core.tensor import _describe
+from ..tensor.convert import _describe
 from .cell import Cell
 
 __all__ = ["WithEvalCell"]

@@ -22,7 +22,7 @@ from __future__ import annotations
 import math
 import numbers
 
-from ..core import dtype as mstype
+from .. import dtype as mstype
 from .. import ops
 from .cell import Cell
 

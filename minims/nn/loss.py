@@ -7,11 +7,12 @@ over all elements), ``'sum'`` or ``'none'`` (keep one value per element or sampl
 from __future__ import annotations
 
 
-from ..core.batching import every_example
-from ..core.staging import is_staging
+from ..batching.loop import every_example
+from ..graph.tracing import is_staging
 from .. import ops
 from ..primitives import nn as _nn
-from ..core.tensor import Tensor, _describe
+from ..core.tensor import Tensor
+from ..tensor.convert import _describe
 from .cell import Cell
 
 __all__ = ["LossBase", "SoftmaxCrossEntropyWithLogits", "MSELoss", "L1Loss"]

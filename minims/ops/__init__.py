@@ -13,7 +13,8 @@ from ..primitives.activation import LogSoftmax, ReLU, ReLU6, ReLU6Grad, ReluGrad
 from ..primitives.array import (BroadcastTo, Cast, Concat, ExpandDims, Fill, GetItem, Identity,
                                 OnesLike, Reshape, Squeeze, Stack, StopGradient, Transpose,
                                 ZerosLike)
-from ..core.primitive import Primitive, PrimitiveWithInfer
+from ..core.primitive import Primitive
+from ..primitives.base import PrimitiveWithInfer
 from ..primitives.compare import (Equal, Greater, GreaterEqual, Less, LessEqual, LogicalAnd,
                                   LogicalNot, LogicalOr, NotEqual, Select)
 from ..primitives.linalg import BatchMatMul, MatMul

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core import dtype as mstype
+from .. import dtype as mstype
 from ..autodiff.transforms import derivative, jacfwd, jacrev, jvp, linearize, vjp  # noqa: F401
 from ..batching.vmap import vmap  # noqa: F401
 from ..primitives import activation as _act
@@ -20,9 +20,11 @@ from ..primitives import linalg as _lin
 from ..primitives import math as _math
 from ..primitives import reduce as _red
 from ..primitives import state as _state
-from ..core.stack import MinimsError, Tracer
+from ..core.errors import MinimsError
+from ..core.stack import Tracer
 from ..primitives.operands import normalize_axis
-from ..core.tensor import Tensor, _describe
+from ..core.tensor import Tensor
+from ..tensor.convert import _describe
 from . import views
 
 class InPlaceWriteError(MinimsError, RuntimeError):

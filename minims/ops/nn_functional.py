@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core import dtype as mstype
-from ..core.batching import every_example
+from .. import dtype as mstype
+from ..batching.loop import every_example
 from ..primitives import nn as _nn
-from ..core.tensor import Tensor, _describe
+from ..core.tensor import Tensor
+from ..tensor.convert import _describe
 from .. import ops
-from ..core.staging import is_staging
+from ..graph.tracing import is_staging
 
 __all__ = ["conv2d", "max_pool2d", "avg_pool2d", "batch_norm", "dropout", "dropout2d",
            "cross_entropy", "nll_loss", "mse_loss", "l1_loss"]

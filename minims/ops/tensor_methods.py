@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core import dtype as mstype
+from .. import dtype as mstype
 from ..core.stack import Tracer
 from ..core.tensor import Tensor
 from .. import ops

@@ -29,9 +29,11 @@ import weakref
 
 import numpy as np
 
-from ..core.tensor import Tensor, _describe
-from ..core.staging import current_trace
-from ..core.stack import MinimsError, Tracer
+from ..core.tensor import Tensor
+from ..tensor.convert import _describe
+from ..graph.tracing import current_trace
+from ..core.errors import MinimsError
+from ..core.stack import Tracer
 from . import functional
 
 __all__ = ["taken", "written", "ViewWriteError"]

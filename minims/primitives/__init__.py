@@ -24,7 +24,8 @@ Where the rows live:
 
 ``table()`` lists all of them with the rules each has; ``print(minims.primitives.table())``.
 """
-from ..core.primitive import NoGradientRule, Primitive, PrimitiveWithInfer, has_rule, wants_grad
+from ..core.primitive import NoGradientRule, Primitive, has_rule, wants_grad
+from .base import PrimitiveWithInfer
 from .table import RULES, Row, Table, table
 
 __all__ = ["Primitive", "PrimitiveWithInfer", "NoGradientRule", "has_rule", "wants_grad", "table",

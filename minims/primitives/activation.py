@@ -10,9 +10,9 @@ from __future__ import annotations
 import numpy as np
 import sympy
 
-from ..core import dtype as mstype
+from .. import dtype as mstype
 from .. import ops
-from ..core.tensor import _describe
+from ..tensor.convert import _describe
 from ..core.stack import bind
 from . import batch_rules
 from . import scalar_forms as F

@@ -13,10 +13,12 @@ import numpy as np
 import sympy
 
 from .. import ops
-from ..core import dtype as mstype
+from .. import dtype as mstype
 from ..tensor.memory import check_allocation
-from ..core.tensor import Tensor, _describe
-from ..core.stack import MinimsError, Tracer, bind
+from ..core.tensor import Tensor
+from ..tensor.convert import _describe
+from ..core.errors import MinimsError
+from ..core.stack import Tracer, bind
 from ..core.primitive import Primitive
 from . import batch_rules, tangents as T
 from .index_operands import (CompiledShapeChanged, Slot, check_in_range, concrete_index_array, fill,

@@ -14,7 +14,8 @@ from __future__ import annotations
 from .. import ops
 from ..core.stack import bind
 from ..core.tensor import Tensor
-from ..core.batching import loop, move_to_front
+from ..batching.loop import loop
+from ..core.batching import move_to_front
 
 __all__ = ["elementwise", "unary", "front", "batch_axis_shifted", "merged_into_first_axis", "loop"]
 

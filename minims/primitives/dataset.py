@@ -7,8 +7,8 @@ that fails, to show where PyNative mode reports the failure.
 """
 from __future__ import annotations
 
-from ..core.dtype import DType
-from ..core.stack import MinimsError
+from ..dtype import DType
+from ..core.errors import MinimsError
 from ..core.primitive import Primitive
 
 

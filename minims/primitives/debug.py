@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core.staging import current_trace
+from ..graph.tracing import current_trace
 from ..core.stack import bind
 from ..core.tensor import Tensor
 from ..core.primitive import Primitive

@@ -10,10 +10,13 @@ from fractions import Fraction
 import numpy as np
 import sympy
 
-from ..core import dtype as mstype
+from .. import dtype as mstype
 from .. import ops
-from ..core.stack import MinimsError, bind, describe_args
-from ..core.tensor import Tensor, _describe
+from ..core.errors import MinimsError
+from ..core.stack import bind
+from ..tensor.convert import describe_args
+from ..core.tensor import Tensor
+from ..tensor.convert import _describe
 from ..core.primitive import Primitive, wants_grad
 from . import batch_rules, tangents as T
 from .accurate import in_float64, logistic

@@ -13,9 +13,10 @@ from __future__ import annotations
 import numpy as np
 
 from .. import ops
-from ..core import dtype as mstype
-from ..core.tensor import Tensor, _describe
-from ..core.stack import MinimsError
+from .. import dtype as mstype
+from ..core.tensor import Tensor
+from ..tensor.convert import _describe
+from ..core.errors import MinimsError
 
 
 class ShapeMismatchError(MinimsError, RuntimeError, ValueError):

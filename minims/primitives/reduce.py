@@ -10,7 +10,7 @@ import sympy
 
 from .. import ops
 from ..core.stack import bind
-from ..core.tensor import _describe
+from ..tensor.convert import _describe
 from ..core.primitive import Primitive
 from . import batch_rules, tangents as T
 from .operands import as_operand, normalize_axis

@@ -18,9 +18,11 @@ from __future__ import annotations
 from .. import ops
 from ..tensor import undo
 from ..tensor.parameter import Parameter
-from ..core.staging import current_trace
-from ..core.stack import bind, dispatch, is_lent, relend
-from ..core.tensor import Tensor, _describe
+from ..graph.tracing import current_trace
+from ..core.stack import bind, dispatch
+from ..tensor.lending import is_lent, relend
+from ..core.tensor import Tensor
+from ..tensor.convert import _describe
 from . import batch_rules
 from ..core.primitive import Primitive
 

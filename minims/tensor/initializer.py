@@ -24,10 +24,11 @@ import numbers
 
 import numpy as np
 
-from ..core import dtype as mstype
+from .. import dtype as mstype
 from ..context import global_rng
 from .memory import check_allocation
-from ..core.tensor import Tensor, _describe
+from ..core.tensor import Tensor
+from .convert import _describe
 
 __all__ = ["Initializer", "initializer", "Zero", "One", "Constant", "Normal", "TruncatedNormal",
            "Uniform", "XavierUniform", "XavierNormal", "HeUniform", "HeNormal", "Identity"]

@@ -14,8 +14,8 @@ import os
 
 import numpy as np
 
-from ..core import dtype as mstype
-from ..core.stack import MinimsError
+from .. import dtype as mstype
+from ..core.errors import MinimsError
 
 __all__ = ["TensorTooLarge", "check_allocation", "physical_memory"]
 

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core.tensor import Tensor, _describe, _to_array
+from ..core.tensor import Tensor
+from .convert import _to_array
+from .convert import _describe
 from . import undo
 
 __all__ = ["Parameter", "ParameterTuple", "ParameterNameError"]

@@ -38,7 +38,8 @@ import numpy as np
 from ..autodiff.grad_api import vjp_call
 from ..autodiff.transforms import _jvp_call
 from .. import ops
-from ..core.tensor import Tensor, _describe
+from ..core.tensor import Tensor
+from ..tensor.convert import _describe
 
 __all__ = ["check_grads", "numerical_grad", "DEFAULT_EPS", "DEFAULT_RTOL", "DEFAULT_ATOL"]
 

@@ -61,7 +61,8 @@ from ..tensor.parameter import Parameter
 from .. import ops
 from ..graph.jit import jit
 from ..nn.cell import Cell
-from ..core.tensor import Tensor, _describe
+from ..core.tensor import Tensor
+from ..tensor.convert import _describe
 
 __all__ = ["check_modes", "ModeResults", "MODE_FAMILIES", "mode_functions", "snapshot"]
 

@@ -11,7 +11,9 @@ from __future__ import annotations
 
 from ..interpreters import running_cells
 from ..tensor import undo
-from ..core import primitive, stack, staging
+from ..core import stack
+from ..primitives.base import needed_mask
+from ..tensor import lending
 from ..interpreters import nan_check
 
 __all__ = ["global_state", "leftover_state"]
@@ -19,10 +21,10 @@ __all__ = ["global_state", "leftover_state"]
 
 def global_state() -> dict:
     """A snapshot of every piece of state the interpreters, the tape and the Cell call keep."""
-    state = {f"stack: {k}": v for k, v in stack.snapshot().items()}
+    state = {"stack: traces": stack.active_traces(), "stack: contexts": stack.contexts(),
+             "stack: rewriters": stack.rewriters(), "stack: lent": lending.lent()}
     state.update({
-        "staging: graph being traced": staging.current_trace(),
-        "rules: needed-gradient mask": primitive.needed_mask(),
+        "rules: needed-gradient mask": needed_mask(),
         "undo: log open": undo.is_logging(),
         "Cells running": running_cells.running(),
         "check_nan: rule running": nan_check.current_rule(),

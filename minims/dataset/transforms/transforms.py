@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from ... import Tensor
-from ...core import dtype as mstype
+from ... import dtype as mstype
 
 __all__ = ["TypeCast", "Compose", "check_array"]
 

@@ -20,7 +20,7 @@ import numbers
 
 import numpy as np
 
-from ...core import dtype as mstype
+from ... import dtype as mstype
 from ... import ops
 from ... import Parameter, Tensor
 from .optimizer import Optimizer

@@ -14,7 +14,7 @@ import numbers
 import numpy as np
 
 from ... import Parameter, ParameterTuple, Tensor
-from ...core.tensor import _describe
+from ...tensor.convert import _describe
 from ...nn import Cell
 
 __all__ = ["Optimizer"]

@@ -8,14 +8,15 @@ from __future__ import annotations
 
 import math
 
-from ...core import dtype as mstype
+from ... import dtype as mstype
 from ...tensor.initializer import HeUniform, Uniform, initializer
 from ...tensor.parameter import Parameter
 from ... import ops
 from ...core.primitive import Primitive
 from ...primitives.linalg import MatMul as _MatMulPrim
 from ...primitives.operands import ShapeMismatchError
-from ...core.tensor import Tensor, _describe
+from ...core.tensor import Tensor
+from ...tensor.convert import _describe
 from ..cell import Cell
 from .activation import get_activation
 

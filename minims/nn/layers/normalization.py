@@ -16,11 +16,12 @@ from __future__ import annotations
 
 import numbers
 
-from ...core import dtype as mstype
+from ... import dtype as mstype
 from ...tensor.initializer import initializer
 from ...tensor.parameter import Parameter
 from ... import ops
-from ...core.tensor import Tensor, _describe
+from ...core.tensor import Tensor
+from ...tensor.convert import _describe
 from ..cell import Cell
 from .basic import _check_bool, _positive_int
 

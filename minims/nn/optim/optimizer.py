@@ -28,10 +28,11 @@ import numbers
 
 import numpy as np
 
-from ...core import dtype as mstype
+from ... import dtype as mstype
 from ...tensor.parameter import Parameter, ParameterTuple
 from ... import ops
-from ...core.tensor import Tensor, _describe
+from ...core.tensor import Tensor
+from ...tensor.convert import _describe
 from ..cell import Cell
 from ..param_names import DuplicateParameterError
 

@@ -5,9 +5,11 @@ from __future__ import annotations
 import numpy as np
 from ... import ops
 from ... import fast as _fast          # the fast-path switch: _fast.enabled
-from ...core.staging import current_trace
-from ...core.stack import MinimsError, Tracer, bind
-from ...core.tensor import Tensor, _describe
+from ...graph.tracing import current_trace
+from ...core.errors import MinimsError
+from ...core.stack import Tracer, bind
+from ...core.tensor import Tensor
+from ...tensor.convert import _describe
 from .. import tangents as T
 from ...core.primitive import Primitive
 from ..batch_rules import loop, merged_into_first_axis

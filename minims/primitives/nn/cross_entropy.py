@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 from ... import ops
-from ...core.staging import is_staging
+from ...graph.tracing import is_staging
 
 import numpy as np
 from ... import fast as _fast          # the fast-path switch: _fast.enabled
 from ...core.stack import bind
-from ...core.tensor import Tensor, _describe
+from ...core.tensor import Tensor
+from ...tensor.convert import _describe
 from ...core.primitive import Primitive
-from ...core.batching import every_example
+from ...batching.loop import every_example
 from ..batch_rules import front, merged_into_first_axis
 from ._geometry import _require_tensor
 

@@ -6,7 +6,7 @@ import numpy as np
 from ... import ops
 from ... import context
 from ...core.stack import bind
-from ...core.tensor import _describe
+from ...tensor.convert import _describe
 from ...core.primitive import Primitive
 from ..batch_rules import merged_into_first_axis
 from ._geometry import _is_int, _require_tensor

@@ -9,7 +9,7 @@ import numpy as np
 import sympy
 
 from ...core.tensor import Tensor
-from ...core import dtype as mstype
+from ... import dtype as mstype
 from . import Exercise
 from .declare import Box, derivative_exercise, drawn, random_source
 from .feedback import Quantity

@@ -5,7 +5,7 @@
 """
 from __future__ import annotations
 
-from ...core import dtype as mstype
+from ... import dtype as mstype
 from ...core.tensor import Tensor
 from .declare import Box, cell_of, derivative_exercise, drawn
 from ... import ops
