@@ -62,7 +62,7 @@ def _elementwise_names():
     names = set()
     for row in table():
         code = getattr(row.cls.batch, "__code__", None)
-        if code is not None and {"unary", "elementwise"} & set(code.co_names):
+        if code is not None and {"unary", "elementwise", "batch_unary", "batch_elementwise"} & set(code.co_names):
             names.add(row.name)
     return names - {"MatMul", "BatchMatMul"}
 

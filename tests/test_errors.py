@@ -85,11 +85,11 @@ def test_a_user_primitive_rule_of_the_wrong_shape_is_refused():
 
 def test_built_in_rules_are_checked_when_every_rule_is_asked_for():
     """Built-in rules skip the per-call check; the property tests switch it on for the whole table."""
-    from minims.core import tape
+    from minims.interpreters import rules
     prim = _wrong_shape_rule({"checks_rule_results": False})
-    tape.check_every_rule = True
+    rules.check_every_rules(True)
     try:
         with pytest.raises(GradientError, match="gradient 0 has shape"):
             ms.grad(lambda x: prim(x).sum())(Tensor([1.0, 2.0]))
     finally:
-        tape.check_every_rule = False
+        rules.check_every_rules(False)

@@ -23,7 +23,7 @@ import pytest
 
 import minims as ms
 from minims import Tensor, fast, ops
-from minims.ops import nn_functional as NF
+from minims.primitives import nn_functional as NF
 from minims.primitives import nn as P
 from minims.testing import check_grads
 

@@ -77,7 +77,7 @@ def assert_agree(ref, got, dtype="float32"):
 
 
 #: Fusible primitives whose fused form rounds exactly as NumPy's kernel does (IEEE operations, the
-#: helpers of ``minims.primitives.scalar_forms``): a kernel of only these gives NumPy's bits.
+#: helpers of ``minims.fast.scalar_forms``): a kernel of only these gives NumPy's bits.
 EXACT = frozenset({"Add", "Sub", "Mul", "Div", "Maximum", "Minimum", "Neg", "Sqrt", "Square", "Abs", "Sign",
                    "Reciprocal", "Floor", "ReLU", "ReluGrad", "ReLU6", "ReLU6Grad", "Select", "Cast",
                    "BroadcastTo", "Identity", "StopGradient"})

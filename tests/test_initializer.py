@@ -11,8 +11,8 @@ import pytest
 
 import minims as ms
 from minims import Parameter, Tensor
-from minims.tensor import initializer as init_mod
-from minims.tensor.initializer import (Constant, HeNormal, HeUniform, Initializer, Normal, One,
+from minims.tensors import initializer as init_mod
+from minims.tensors.initializer import (Constant, HeNormal, HeUniform, Initializer, Normal, One,
                                        TruncatedNormal, Uniform, XavierNormal, XavierUniform, Zero,
                                        initializer)
 

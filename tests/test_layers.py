@@ -998,7 +998,7 @@ def test_sparse_softmax_cross_entropy_primitive_gradient_in_graph_mode(pynative_
 
 
 def test_ops_cross_entropy_in_graph_mode(pynative_after):
-    from minims.ops import nn_functional as NF
+    from minims.primitives import nn_functional as NF
 
     class Net(nn.Cell):
         def construct(self, logits, labels):

@@ -25,7 +25,7 @@ import minims.nn as nn
 import minims.ops as ops
 from minims import ParameterTuple, Tensor
 from minims import context
-from minims.tensor.initializer import TruncatedNormal
+from minims.tensors.initializer import TruncatedNormal
 from minims.dataset import batches, load_digits
 from minims.nn import Momentum, SoftmaxCrossEntropyWithLogits, WithLossCell
 

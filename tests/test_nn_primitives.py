@@ -19,7 +19,7 @@ import pytest
 import minims as ms
 from minims import Tensor, ops
 from minims.core.stack import bind
-from minims.ops import nn_functional as NF
+from minims.primitives import nn_functional as NF
 from minims.primitives import nn as P
 
 

@@ -30,7 +30,7 @@ from hypothesis.extra import numpy as hnp
 
 import minims as ms
 from minims import Tensor, ops
-from minims.core import tape
+from minims.interpreters import rules
 from minims.core.primitive import NoGradientRule, Primitive
 from minims.testing import check_grads
 
@@ -49,9 +49,9 @@ SETTINGS = settings(
 def every_rule_checked():
     """Built-in rules skip the tape's per-call result check for speed; here every rule's gradient
     count and shapes are checked, over the whole table."""
-    tape.check_every_rule = True
+    rules.check_every_rules(True)
     yield
-    tape.check_every_rule = False
+    rules.check_every_rules(False)
 
 
 # ----- value strategies ---------------------------------------------------------------------------

@@ -9,8 +9,8 @@ import pytest
 import minims as ms
 import minims.ops as ops
 from minims import Tensor
-from minims.tensor.initializer import One, initializer
-from minims.tensor.memory import physical_memory
+from minims.tensors.initializer import One, initializer
+from minims.tensors.memory import physical_memory
 
 
 @pytest.mark.parametrize("make", [

@@ -1,4 +1,4 @@
-"""Tests for minims.tensor.repr: the printed form of a Tensor.
+"""Tests for minims.tensors.repr: the printed form of a Tensor.
 
 Every expected string below is either printed on the documentation pages
 or was produced by the real MindSpore 2.10 (``repr(Tensor(array))``) and
@@ -10,7 +10,7 @@ documentation pages -- has its own tests.
 import numpy as np
 import pytest
 
-from minims.tensor.repr import tensor_repr, tensor_str
+from minims.tensors.repr import tensor_repr, tensor_str
 
 f16, f32, f64 = np.float16, np.float32, np.float64
 

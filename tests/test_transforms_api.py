@@ -12,7 +12,7 @@ import minims as ms
 import minims.nn as nn
 import minims.ops as ops
 from minims import Parameter, Tensor, jit
-from minims.tensor import lending
+from minims.tensors import lending
 from minims.primitives import math as M
 from minims.testing import leftover_state
 

@@ -2,7 +2,7 @@
 
 A gradient level knows, for every recorded primitive, which inputs are its own tracers; the others
 (a batch of data, labels, a constant) get no gradient.  The tape tells the running rule
-(``minims.core.primitive.wants_grad``) and MatMul and the convolution family then skip the product
+(``minims.core.base.wants_grad``) and MatMul and the convolution family then skip the product
 for such an input: for a convolution over the data that is a whole transposed convolution.
 
 Each test counts the primitives the backward pass binds (an observer on the interpreter stack) and
@@ -19,7 +19,7 @@ import minims.nn as nn
 import minims.ops as ops
 from minims import Parameter, Tensor
 from minims.core import stack
-from minims.core import primitive
+from minims.primitives import base
 from minims.primitives import table
 from minims.testing import check_grads
 
@@ -110,7 +110,7 @@ def test_skipping_is_invisible_to_higher_orders():
 
 def test_a_rule_called_by_hand_computes_every_gradient():
     """Outside a backward pass the mask is unset: calling bprop directly gives every gradient."""
-    assert primitive.needed_mask() is None and primitive.wants_grad(0) and primitive.wants_grad(1)
+    assert base.needed_mask() is None and base.wants_grad(0) and base.wants_grad(1)
     x, y = rng_tensor((2, 3), 10), rng_tensor((3, 2), 11)
     mm = ops.MatMul()
     dx, dy = mm.bprop(x, y, mm(x, y), ops.ones((2, 2), ms.float64))
@@ -127,7 +127,7 @@ def test_the_mask_is_restored_after_a_failing_rule():
 
     with pytest.raises(RuntimeError, match="boom"):
         ops.grad(lambda x_: Bad()(x_).sum())(rng_tensor((2,), 12))
-    assert primitive.needed_mask() is None
+    assert base.needed_mask() is None
     w = Parameter(Tensor(np.ones((2, 2))), name="w")
     (dw,) = ops.GradOperation(get_by_list=True)(lambda x_: ops.matmul(x_, w).sum(), [w])(
         rng_tensor((3, 2), 13))

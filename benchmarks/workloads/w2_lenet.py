@@ -25,7 +25,7 @@ import minims as ms
 import minims.nn as nn
 import minims.ops as ops
 from minims import Tensor
-from minims.tensor.initializer import TruncatedNormal
+from minims.tensors.initializer import TruncatedNormal
 from minims.dataset import load_digits
 
 from . import Env, Target, Variant, standard_peers

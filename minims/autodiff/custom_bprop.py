@@ -14,14 +14,14 @@ from __future__ import annotations
 
 import inspect
 
-from ..tensor.parameter import Parameter
+from ..tensors.parameter import Parameter
 from ..core import stack
 from ..core.staging import rebuild
-from ..tensor import lending
+from ..tensors import lending
 from ..core.errors import MinimsError
 from ..core.primitive import Primitive
 from ..core.tensor import Tensor
-from ..tensor.convert import _describe
+from ..tensors.convert import _describe
 from .hooks import call_user_fn
 from .jvp_from_bprop import jvp_from_bprop
 

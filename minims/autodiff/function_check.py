@@ -10,7 +10,7 @@ and ``vmap`` (checked by running MindSpore).
 from __future__ import annotations
 
 from ..core.errors import MinimsError
-from ..tensor.convert import _describe
+from ..tensors.convert import _describe
 
 __all__ = ["NotAFunctionError", "NotAFunctionValueError", "NotAFunctionRuntimeError", "require_function"]
 

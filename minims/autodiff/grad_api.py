@@ -9,15 +9,15 @@ from __future__ import annotations
 
 import inspect
 
-from .. import ops
-from ..tensor import undo
+from ..primitives import functional as ops
+from ..tensors import undo
 from .function_check import require_function
-from ..tensor.parameter import Parameter
+from ..tensors.parameter import Parameter
 from ..core.errors import MinimsError
-from ..tensor.lending import as_lent, current_value, lend, unlend
+from ..tensors.lending import as_lent, current_value, lend, unlend
 from ..core.stack import pop_trace, push_trace
 from ..core.tensor import Tensor
-from ..tensor.convert import _describe
+from ..tensors.convert import _describe
 from ..core.tape import TapeTrace
 
 __all__ = ["GradOperation", "grad", "value_and_grad", "vjp_call"]

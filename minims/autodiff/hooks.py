@@ -20,12 +20,13 @@ import inspect
 import warnings
 
 from ..context import GRAPH_MODE, get_context
-from ..graph.tracing import is_compiling, user_stacklevel
+from ..core.errors import user_stacklevel
+from ..core.staging import compiling as is_compiling
 from ..core.stack import bind
 from ..core.errors import MinimsError
 from ..core.primitive import Primitive
 from ..core.tensor import Tensor
-from ..tensor.convert import _describe
+from ..tensors.convert import _describe
 
 __all__ = ["HookBackward", "CellHookInputs", "CellHookOutputs", "HookRecord", "HookError",
            "HookShapeError", "call_user_fn", "hooks_skipped"]

@@ -19,7 +19,7 @@ result, and a rule that is not linear in ``dout`` then gives what MindSpore give
 """
 from __future__ import annotations
 
-from .. import ops
+from ..primitives import functional as ops
 from ..core.stack import dispatch
 from ..core.primitive import has_rule
 from ..core.tensor import Tensor

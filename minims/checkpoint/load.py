@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import os
 
-from ..tensor.parameter import Parameter
-from ..tensor.convert import _describe
+from ..tensors.parameter import Parameter
+from ..tensors.convert import _describe
 from .fileformat import CheckpointFileError, decode
 
 __all__ = ["load_checkpoint"]

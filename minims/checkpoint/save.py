@@ -23,11 +23,11 @@ import os
 
 import numpy as np
 
-from ..tensor.parameter import Parameter, ParameterNameError
+from ..tensors.parameter import Parameter, ParameterNameError
 from ..nn.cell import Cell
 from ..nn.param_names import DuplicateParameterError, duplicates
 from ..core.tensor import Tensor
-from ..tensor.convert import _describe
+from ..tensors.convert import _describe
 from .atomic import write_atomically
 from .fileformat import encode
 

@@ -150,10 +150,6 @@ class Graph:
     def __repr__(self) -> str:
         return f"<Graph {self.name}: {len(self.inputs)} inputs, {len(self.equations)} equations>"
 
-    def _repr_png_(self):
-        from ..graph.draw import graph_png     # lazy: a cycle (draw.py reads this module's Graph and Var)
-        return graph_png(self)
-
     def copy(self) -> "Graph":
         g = Graph(self.name, self.inputs, self.equations, self.outputs, self.out_tree, self.implicit,
                   self.effects, self.n_explicit, self.attributes)

@@ -75,9 +75,9 @@ class Primitive:
     #: False — the property tests check them over the whole table instead of on every call.
     checks_rule_results = True
 
-    #: Optional ``record(self, trace, args)``: how the primitive records itself on a gradient level
-    #: (seam 4, a custom node), instead of one node for one application.
-    record = None
+    #: Optional ``record_node(self, trace, args)``: how the primitive records itself on a gradient
+    #: level (seam 4, a custom node), instead of one node for one application.
+    record_node = None
 
     #: False for primitives that may give different outputs for the same inputs (random draws),
     #: True for those that act on the world (a write, a print): a graph records both even when

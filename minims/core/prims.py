@@ -26,13 +26,13 @@ __all__ = ["Add", "Mul", "Neg", "Sin", "Cos", "ReduceSum", "Reshape",
            "BroadcastTo", "Transpose", "Cast", "ZerosLike", "OnesLike", "InexactIntegerGradient",
            "add", "mul", "neg", "sin", "cos", "reduce_sum", "reshape",
            "broadcast_to", "transpose", "cast", "cast_gradient", "zeros_like", "ones_like", "sum_to", "fit",
-           "move_to_front", "front", "batch_elementwise", "elementwise_sympy"]
+           "move_to_front", "front", "batch_elementwise", "batch_unary", "elementwise_sympy"]
 
 
 def elementwise_sympy(fn):
     """A SymPy function applied to every entry of an object array (the symbolic interpreter's data)."""
     ufunc = np.frompyfunc(fn, 1, 1)
-    return staticmethod(lambda x: np.asarray(ufunc(x), dtype=object))
+    return lambda x: np.asarray(ufunc(x), dtype=object)
 
 
 def move_to_front(value, dim):
@@ -47,6 +47,11 @@ def front(value, dim, size):
     if dim is None:
         return broadcast_to(value, (size,) + tuple(value.shape))
     return move_to_front(value, dim)
+
+
+def batch_unary(prim, args, dims, size):
+    """The batching rule of a primitive elementwise in its one Tensor input (the others are static)."""
+    return bind(prim, *args), dims[0]
 
 
 def batch_elementwise(prim, args, dims, size, any_axis=True):
@@ -90,7 +95,7 @@ class _Binary(_Elementwise):
 
 class _Unary(_Elementwise):
     def batch(self, args, dims, size):
-        return bind(self, *args), dims[0]
+        return batch_unary(self, args, dims, size)
 
 
 class Add(_Binary):
@@ -152,7 +157,7 @@ class Sin(_Unary):
     def jvp(self, primals, tangents):
         return bind(self, *primals), mul(tangents[0], cos(primals[0]))
 
-    sympy = elementwise_sympy(sympy.sin)
+    sympy = staticmethod(elementwise_sympy(sympy.sin))
 
 
 class Cos(_Unary):
@@ -167,7 +172,7 @@ class Cos(_Unary):
     def jvp(self, primals, tangents):
         return bind(self, *primals), neg(mul(tangents[0], sin(primals[0])))
 
-    sympy = elementwise_sympy(sympy.cos)
+    sympy = staticmethod(elementwise_sympy(sympy.cos))
 
 
 # ----- shapes and dtypes ---------------------------------------------------------------------------------
@@ -304,7 +309,7 @@ class Cast(_Linear):
         return out
 
     def batch(self, args, dims, size):
-        return bind(self, *args), dims[0]
+        return batch_unary(self, args, dims, size)
 
     def bprop(self, x, dt, out, dout):
         return cast_gradient(dout, x.dtype), None
@@ -336,7 +341,7 @@ class _Constant(_Linear):
     differentiable = False
 
     def batch(self, args, dims, size):
-        return bind(self, *args), dims[0]
+        return batch_unary(self, args, dims, size)
 
 
 class OnesLike(_Constant):

@@ -10,7 +10,7 @@ of those reaches the core through one of these, each defined where it acts:
    level lends a Parameter a stand-in; a custom ``bprop`` may read no Parameter);
 3. **a rule runner** — ``tape.set_rule_runner(fn)`` runs each backward rule of a backward pass
    (``check_nan`` names the rule that made a NaN; a user's rule has its result checked);
-4. **custom nodes** — a primitive with a ``record(trace, args)`` method records itself on a
+4. **custom nodes** — a primitive with a ``record_node(trace, args)`` method records itself on a
    gradient level (a compiled graph keeps its residuals and its backward graph);
 5. **install** — ``install(cls, **attributes)`` gives a core class the parts of MindSpore's API
    that are not the idea: a Tensor's constructor checks, printing and methods, a primitive's

@@ -25,10 +25,11 @@ import numpy as np
 from . import dtype as mstype
 from .errors import MinimsError, user_location
 from .ir import Equation, Graph, Literal, Var
-from .stack import Trace, Tracer, dispatch, pop_trace, push_trace
+from .stack import Trace, Tracer, bind, contexts, dispatch, pop_trace, push_trace
 from .tensor import Tensor
 
-__all__ = ["StagingTrace", "StagingTracer", "StaticGraphError", "trace_to_graph", "rebuild"]
+__all__ = ["StagingTrace", "StagingTracer", "StaticGraphError", "trace_to_graph", "rebuild", "interpret",
+           "compiling"]
 
 
 class StaticGraphError(MinimsError, RuntimeError):
@@ -66,6 +67,9 @@ class StagingTrace(Trace):
     """Records equations for one graph."""
 
     sees_every_bind = True
+    #: False for a trace that stages only part of a computation while computing the rest at once
+    #: (``linearize``'s tangents): hooks and the like then act as they do outside a graph.
+    compiles = True
 
     def __init__(self, name: str):
         self.name = name
@@ -107,6 +111,10 @@ class StagingTrace(Trace):
 
     def owns(self, a) -> bool:
         return isinstance(a, StagingTracer) and a._trace is self
+
+    def lift(self, value):
+        """What the graph reads for ``value``, a value from outside it: its implicit input."""
+        return self.implicit(value)
 
     def takes_input(self, arg) -> bool:
         """Is argument ``arg`` of the staged function an input of the graph (else it is baked in)?"""
@@ -203,3 +211,33 @@ def trace_to_graph(fn, args, name: str | None = None, trace: StagingTrace | None
         return trace.finish(out, sum(trace.takes_input(a) for a in args))
     finally:
         trace.close()
+
+
+def interpret(graph: Graph, args, effects: bool = True, env: dict | None = None):
+    """The graph interpreter: run ``graph``'s equations again with ``bind`` on ``args``, under whatever
+    interpreters are active — what every transforming interpreter does with a compiled call.  Not
+    ``effects``: an equation with an effect passes its inputs through instead of running (a
+    backward graph replays the computation, not its prints).  ``env``: a dict that keeps every value
+    (by Var index)."""
+    env = {} if env is None else env
+    for v, a in zip(graph.inputs, args):
+        env[v.index] = a
+
+    def read(x):
+        return env[x.index] if isinstance(x, Var) else x.value
+    for eq in graph.equations:
+        ins = [read(a) for a in eq.ins]
+        if eq.prim.has_effect and not effects:
+            result = tuple(ins[:len(eq.outs)]) if eq.multiple else (ins[0] if ins else None)
+        else:
+            result = bind(eq.prim, *ins)
+        for v, r in zip(eq.outs, result if eq.multiple else (result,)):
+            env[v.index] = r
+    outs = [read(o) for o in graph.outputs]
+    return outs[0] if len(outs) == 1 else tuple(outs)
+
+
+def compiling() -> bool:
+    """True while a function's own computation is being staged into a graph (``jit``, Graph mode):
+    not under ``linearize`` alone, whose trace stages only the tangents (``compiles`` False)."""
+    return any(t.compiles for t in contexts())

@@ -9,7 +9,7 @@ The backward pass walks the tape in reverse and calls each primitive's ``bprop``
 backward computation itself is recorded by the outer levels: that is the whole of higher-order
 differentiation.  When ``backward`` returns, the tape is dropped.
 
-Two seams let the layers above in (``seams.py``): a primitive with a ``record`` method records
+Two seams let the layers above in (``seams.py``): a primitive with a ``record_node`` method records
 itself (a compiled graph keeps its residuals), and ``set_rule_runner`` runs the rules that need
 more than a call (a user's rule has its result checked; ``check_nan`` names the rule running).
 """
@@ -20,7 +20,7 @@ from .primitive import gradient_mask
 from .stack import Trace, Tracer, dispatch, evaluator, pop_trace, push_trace
 from .tensor import Tensor
 
-__all__ = ["TapeTrace", "TapeTracer", "Node", "grad", "set_rule_runner"]
+__all__ = ["TapeTrace", "TapeTracer", "Node", "vjp", "grad", "set_rule_runner"]
 
 
 class Node:
@@ -81,8 +81,8 @@ class TapeTrace(Trace):
 
     def process(self, prim, args):
         # the hot path of every op under grad: no helper calls for the common single-output case
-        if prim.record is not None:
-            return prim.record(self, args)          # seam: the primitive records its own node
+        if prim.record_node is not None:
+            return prim.record_node(self, args)     # seam: the primitive records its own node
         primals = []
         parents = []
         below = False           # is a primal a tracer of a level below? else they are evaluated
@@ -221,19 +221,34 @@ def set_rule_runner(fn, for_every_rule: bool = False) -> None:
     _runner, _runner_for_every_rule = fn, for_every_rule
 
 
-# ----- the gradient, as a function ----------------------------------------------------------------------
+# ----- reverse mode, as functions --------------------------------------------------------------------
+def vjp(fn, primals, positions=None):
+    """``(fn(*primals), vjp_fn)``: ``vjp_fn(*cotangents)`` gives the gradients of the inputs at
+    ``positions`` (all by default; zeros where no cotangent reached one), one cotangent per output
+    (None for an output that gets none).  The steps every gradient in minims takes (MindSpore's
+    ``grad``, with its options, is built on them in ``minims.autodiff.grad_api``)."""
+    positions = tuple(range(len(primals))) if positions is None else tuple(positions)
+    trace = push_trace(TapeTrace())
+    try:
+        args = list(primals)
+        for p in positions:
+            args[p] = trace.new_input(primals[p])
+        out = fn(*args)
+    finally:
+        pop_trace(trace)            # popped first: the rules run under the levels outside
+    outs = out if isinstance(out, tuple) else (out,)
+
+    def vjp_fn(*cotangents):
+        trace.backward(outs, cotangents, keep=True)
+        grads = [trace.take_leaf_cotangent(args[p]) for p in positions]
+        return tuple(prims.zeros_like(primals[p]) if g is None else g for p, g in zip(positions, grads))
+    value = tuple(trace.primal_of(o) for o in outs) if isinstance(out, tuple) else trace.primal_of(out)
+    return value, vjp_fn
+
+
 def grad(fn):
-    """``grad(fn)(*xs)``: the gradient of ``fn`` (a scalar function) with respect to every input —
-    the whole of reverse mode in six lines (MindSpore's API, with its options, is built on the same
-    steps in ``minims.autodiff.grad_api``)."""
+    """``grad(fn)(*xs)``: the gradient of ``fn`` (a scalar function) with respect to every input."""
     def grad_fn(*xs):
-        trace = push_trace(TapeTrace())
-        try:
-            leaves = [trace.new_input(x) for x in xs]
-            out = fn(*leaves)
-        finally:
-            pop_trace(trace)        # popped first: the rules run under the levels outside
-        trace.backward([out], [prims.ones_like(trace.primal_of(out))])
-        grads = [trace.leaf_cotangent(leaf) for leaf in leaves]
-        return tuple(prims.zeros_like(x) if g is None else g for x, g in zip(xs, grads))
+        out, vjp_fn = vjp(fn, xs)
+        return vjp_fn(prims.ones_like(out))
     return grad_fn

@@ -7,7 +7,7 @@ Tracers used by the interpreters are subclasses of Tensor, so user code sees the
 This is the data model alone.  The arithmetic operators come from ``minims.core.prims`` (so every
 computation goes through the primitive table); MindSpore's surface — the constructor's conversions
 and checks, the printed form, the methods (``reshape``, ``sum``, ``t[i] = v`` ...) — is installed
-by the layers above (``minims.tensor``, ``minims.ops``) through ``seams.install``.
+by the layers above (``minims.tensors``, ``minims.ops``) through ``seams.install``.
 """
 from __future__ import annotations
 

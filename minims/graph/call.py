@@ -4,7 +4,7 @@ Calling a compiled function binds ``GraphCall(graph)`` to its Tensor arguments a
 so every interpreter handles it like any primitive:
 
 * eval runs the graph's flat plan;
-* a gradient level records one node (``record``, the tape's custom-node seam): the forward graph
+* a gradient level records one node (``record_node``, the tape's custom-node seam): the forward graph
   of the residual split runs, and the node's rule (``ResidualRule``) runs the backward graph on the
   residuals it kept (``residuals.py``).  Both come from the *joint graph*, made by replaying the
   graph's equations under a gradient level while staging — the primitives' own ``bprop`` rules
@@ -82,7 +82,7 @@ class GraphCall(Primitive):
         entry = self._split_entry(positions)
         return None if entry is None else entry[1]
 
-    def record(self, trace, args):
+    def record_node(self, trace, args):
         """How a gradient level records a call of this graph (the tape's custom-node seam): it runs
         the forward graph that also returns the residuals, and the node's rule runs only the backward
         equations on them (``residuals.py``).  Where the graph cannot be split, one node of the call
@@ -136,7 +136,7 @@ def backward_graph(graph: Graph, positions: tuple | None = None, reached: tuple 
 
 
 class ResidualRule(Primitive):
-    """The tape's rule for one compiled-graph application recorded by ``GraphCall.record``: the
+    """The tape's rule for one compiled-graph application recorded by ``GraphCall.record_node``: the
     backward graph applied to the residuals that its forward returned.  A primitive that is never
     bound: it only differentiates the node it was made for."""
 
@@ -181,7 +181,7 @@ class ResidualRule(Primitive):
 
 
 class _Arrays(tuple):
-    """Residuals kept as the NumPy arrays the forward graph returned (see ``GraphCall.record``)."""
+    """Residuals kept as the NumPy arrays the forward graph returned (see ``GraphCall.record_node``)."""
 
 
 def _at_positions(n: int, wanted: tuple, grads) -> tuple:

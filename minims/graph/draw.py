@@ -36,6 +36,7 @@ from __future__ import annotations
 import io
 
 from ..core.ir import Graph, Var
+from ..core.seams import install
 
 try:        # matplotlib is an optional dependency (the ``notebooks`` extra)
     import matplotlib
@@ -727,3 +728,6 @@ def graph_svg(graph: Graph) -> str:
     """``graph`` as an SVG document (text); deterministic like ``graph_png``."""
     _require_matplotlib()
     return _save(draw_graph(graph).figure, "svg", Date=None, Creator=None).decode("utf-8")
+
+
+install(Graph, _repr_png_=graph_png)       # a graph shows as a picture in Jupyter

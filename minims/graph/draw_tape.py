@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .. import ops
+from ..primitives import functional as ops
 from ..core.tape import TapeTrace, TapeTracer
 from ..core.tensor import Tensor
 from ..core.stack import pop_trace, push_trace

@@ -26,10 +26,10 @@ from ..core import stack
 from ..core.errors import MinimsError, user_location, user_stacklevel  # noqa: F401 - re-exported
 from ..core.ir import Graph, Var
 from ..core.stack import Tracer
-from ..core.staging import StagingTrace, StagingTracer, StaticGraphError, rebuild, structure
+from ..core.staging import StagingTrace, StagingTracer, StaticGraphError, compiling, rebuild, structure
 from ..core.staging import trace_to_graph as _stage
 from ..core.tensor import Tensor
-from ..tensor.lending import relend
+from ..tensors.lending import current_value, relend
 
 __all__ = ["GraphTrace", "StagingTracer", "StaticGraphError", "trace_to_graph", "is_staging", "is_compiling",
            "current_trace", "user_location", "user_stacklevel", "rebuild", "is_explicit_input"]
@@ -53,7 +53,7 @@ def is_compiling() -> bool:
     """True while a function's own computation is being traced into a graph (``jit``, Graph mode);
     False under ``linearize`` alone, which stages only the tangent computation while the values
     themselves are computed at once."""
-    return any(not getattr(t, "tangents_only", False) for t in stack.contexts())
+    return compiling()
 
 
 def current_trace():
@@ -71,6 +71,7 @@ class GraphTrace(StagingTrace):
         super().__init__(name)
         self.parameters_as_inputs = parameters_as_inputs
         self.tangents_only = tangents_only      # linearize's graph: see is_compiling
+        self.compiles = not tangents_only
         self.examples_only = examples_only      # the arguments give types only, not a call's values
         self.sources: dict = {}     # input Var index -> the Tensor whose value it has in this call
         self._written: dict = {}    # id(Parameter) -> how it reads after an ops.assign in the graph
@@ -107,6 +108,9 @@ class GraphTrace(StagingTrace):
         if written is not None:
             return written
         return self.implicit(param) if self.parameters_as_inputs else param
+
+    def lift(self, value):
+        return self.parameter(value) if _is_parameter(value) else super().lift(value)
 
     def needs(self, a) -> bool:
         return self.owns(a) or (_is_parameter(a) and (self.parameters_as_inputs or id(a) in self._written))
@@ -218,9 +222,10 @@ class GraphTrace(StagingTrace):
         graph = super().finish(out, n_explicit)
         flat = graph.outputs
         for cell, name, value in self._attributes.values():
-            start = len(flat)
-            tree = structure(value, self, flat)
-            graph.attributes.append((cell, name, tree, len(flat) - start))
+            leaves = []                 # numbered from 0 for each attribute: rebuilt from its own outputs
+            tree = structure(value, self, leaves)
+            flat.extend(leaves)
+            graph.attributes.append((cell, name, tree, len(leaves)))
         graph.effects = [(p, self.operand(v)[0]) for p, v in self.effects]
         return graph
 
@@ -255,4 +260,17 @@ def trace_to_graph(fn, args, name: str | None = None, parameters_as_inputs: bool
     """
     trace = GraphTrace(name or getattr(fn, "__name__", "graph"), parameters_as_inputs, tangents_only,
                        examples_only)
-    return _stage(fn, args, trace=trace)
+    stack.add_rewriter(_read_parameters)
+    try:
+        return _stage(fn, args, trace=trace)
+    finally:
+        stack.remove_rewriter(_read_parameters)
+
+
+def _read_parameters(prim, args):
+    """While a graph is staged, each Parameter reaching ``bind`` is what the graph reads for it (its
+    input, or the value last assigned to it in the graph), or the stand-in a gradient level inside
+    the graph lent it — before any level above the graph sees it (the rewriter seam)."""
+    if not any(_is_parameter(a) for a in args):
+        return None
+    return tuple(current_value(a) if _is_parameter(a) else a for a in args)

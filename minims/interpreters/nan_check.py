@@ -39,7 +39,7 @@ from . import running_cells
 from ..core import stack
 from ..core.errors import MinimsError
 from ..core.tensor import Tensor
-from ..tensor.convert import describe as _describe
+from ..tensors.convert import describe as _describe
 
 __all__ = ["NonFiniteError", "checked_evaluate", "switch", "enabled", "check_equation", "set_rule",
            "current_rule"]

@@ -23,8 +23,8 @@ import itertools
 import weakref
 from collections import OrderedDict
 
-from ..tensor.parameter import Parameter, ParameterTuple
-from ..tensor.convert import _describe
+from ..tensors.parameter import Parameter, ParameterTuple
+from ..tensors.convert import _describe
 from ..graph.tracing import current_trace
 from . import param_names
 from .cell_call import call_cell

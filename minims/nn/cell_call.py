@@ -15,13 +15,13 @@ from ..autodiff.hooks import (CellHookInputs, CellHookOutputs, HookRecord, call_
 from ..context import GRAPH_MODE, get_context
 from ..graph.tracing import StaticGraphError, is_staging
 from ..interpreters import running_cells
-from ..tensor import undo
-from ..tensor.parameter import Parameter
+from ..tensors import undo
+from ..tensors.parameter import Parameter
 from ..graph.jit import JitFunction
 from ..core.errors import MinimsError
 from ..core.stack import Tracer, bind
 from ..core.tensor import Tensor
-from ..tensor.convert import _describe
+from ..tensors.convert import _describe
 from ..primitives.operands import DtypeMismatchError
 from .param_names import refresh_names_on_first_call
 

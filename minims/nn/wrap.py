@@ -11,7 +11,7 @@ from __future__ import annotations
 from ..autodiff.grad_api import value_and_grad
 from .. import ops
 from ..core.tensor import Tensor
-from ..tensor.convert import _describe
+from ..tensors.convert import _describe
 from .cell import Cell
 
 __all__ = ["WithLossCell", "TrainOneStepCell"]

@@ -11,11 +11,11 @@ import numpy as np
 import sympy
 
 from .. import dtype as mstype
-from .. import ops
-from ..tensor.convert import _describe
+from . import functional as ops
+from ..tensors.convert import _describe
 from ..core.stack import bind
 from . import batch_rules
-from . import scalar_forms as F
+from ..fast import scalar_forms as F
 from .accurate import in_float64, log_softmax
 from ..core.primitive import Primitive
 from .math import _Unary, sym_elementwise

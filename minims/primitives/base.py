@@ -29,8 +29,8 @@ import re
 from ..core.errors import MinimsError
 from ..core.primitive import NoGradientRule, NoJvpRule, Primitive, gradient_mask, has_rule, wants_grad
 from ..core.seams import install
-from ..tensor.convert import describe, describe_args
-from ..tensor.memory import TensorTooLarge
+from ..tensors.convert import describe, describe_args
+from ..tensors.memory import TensorTooLarge
 from ..tracebacks import explained
 
 __all__ = ["Primitive", "PrimitiveWithInfer", "NoGradientRule", "NoJvpRule", "MinimsError", "wants_grad",
@@ -63,9 +63,9 @@ def _init(self, name: str | None = None):
 def _created_bare(cls: str, value) -> str:
     """The message for ``ops.ReLU(x)``: a Primitive's constructor takes attributes (or a name), and
     the input goes to the call.  TypeError, as MindSpore."""
-    from .. import ops                  # lazy: the message names the functional spelling, if any
+    from . import functional as F       # lazy: it imports the primitives, which import this module
     names = (re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", cls).lower(), cls.lower())  # greater_equal, relu
-    functional = next((n for n in names if callable(getattr(ops, n, None))), None)
+    functional = next((n for n in names if callable(getattr(F, n, None))), None)
     also = f" — or the functional form, e.g. ops.{functional}(x)" if functional else ""
     return (f"{cls}: a Primitive is created first and then called with its inputs, but "
             f"{describe(value)} was given to the constructor. Fix: ops.{cls}()(x){also}.")

@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 import sympy
 
-from .. import ops
+from . import functional as ops
 from ..core.stack import bind
 from ..core.tensor import Tensor
 from ..core.primitive import Primitive

@@ -23,7 +23,7 @@ import numpy as np
 import sympy
 
 from ..core.tensor import Tensor
-from ..tensor.convert import _describe
+from ..tensors.convert import _describe
 from ..core.errors import MinimsError
 
 __all__ = ["Slot", "split_index", "fill", "check_in_range", "has_mask", "has_int_array", "mask_shape",

@@ -10,10 +10,10 @@ Cell running, no rule's mask or name set)::
 from __future__ import annotations
 
 from ..interpreters import running_cells
-from ..tensor import undo
+from ..tensors import undo
 from ..core import stack
 from ..primitives.base import needed_mask
-from ..tensor import lending
+from ..tensors import lending
 from ..interpreters import nan_check
 
 __all__ = ["global_state", "leftover_state"]
@@ -36,10 +36,9 @@ def global_state() -> dict:
 
 _IDLE = {
     "stack: traces": (),
+    "stack: contexts": (),
+    "stack: rewriters": (),
     "stack: lent": {},
-    "stack: resolver": None,
-    "stack: observers": (),
-    "staging: graph being traced": None,
     "rules: needed-gradient mask": None,
     "undo: log open": False,
     "Cells running": (),

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..tensor.lending import lend, unlend
+from ..tensors.lending import lend, unlend
 
 __all__ = ["with_parameters_as_args"]
 

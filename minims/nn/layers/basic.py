@@ -9,14 +9,14 @@ from __future__ import annotations
 import math
 
 from ... import dtype as mstype
-from ...tensor.initializer import HeUniform, Uniform, initializer
-from ...tensor.parameter import Parameter
+from ...tensors.initializer import HeUniform, Uniform, initializer
+from ...tensors.parameter import Parameter
 from ... import ops
 from ...core.primitive import Primitive
 from ...primitives.linalg import MatMul as _MatMulPrim
 from ...primitives.operands import ShapeMismatchError
 from ...core.tensor import Tensor
-from ...tensor.convert import _describe
+from ...tensors.convert import _describe
 from ..cell import Cell
 from .activation import get_activation
 

@@ -11,13 +11,13 @@ from __future__ import annotations
 import math
 
 from ... import dtype as mstype
-from ...tensor.initializer import HeUniform, Uniform, _calculate_fan_in_and_fan_out, initializer
-from ...tensor.parameter import Parameter
+from ...tensors.initializer import HeUniform, Uniform, _calculate_fan_in_and_fan_out, initializer
+from ...tensors.parameter import Parameter
 from ... import ops
 from ...primitives import nn as _nn
 from ...primitives.operands import ShapeMismatchError
 from ...core.tensor import Tensor
-from ...tensor.convert import _describe
+from ...tensors.convert import _describe
 from ..cell import Cell
 from .basic import _check_bool, _positive_int
 

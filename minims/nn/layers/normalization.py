@@ -17,11 +17,11 @@ from __future__ import annotations
 import numbers
 
 from ... import dtype as mstype
-from ...tensor.initializer import initializer
-from ...tensor.parameter import Parameter
+from ...tensors.initializer import initializer
+from ...tensors.parameter import Parameter
 from ... import ops
 from ...core.tensor import Tensor
-from ...tensor.convert import _describe
+from ...tensors.convert import _describe
 from ..cell import Cell
 from .basic import _check_bool, _positive_int
 

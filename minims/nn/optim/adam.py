@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...tensor.parameter import Parameter
+from ...tensors.parameter import Parameter
 from ... import ops
 from ...core.tensor import Tensor
 from .optimizer import Optimizer, _check_float

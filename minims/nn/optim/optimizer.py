@@ -29,10 +29,10 @@ import numbers
 import numpy as np
 
 from ... import dtype as mstype
-from ...tensor.parameter import Parameter, ParameterTuple
+from ...tensors.parameter import Parameter, ParameterTuple
 from ... import ops
 from ...core.tensor import Tensor
-from ...tensor.convert import _describe
+from ...tensors.convert import _describe
 from ..cell import Cell
 from ..param_names import DuplicateParameterError
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 from ...core.tensor import Tensor
-from ...tensor.convert import _describe
+from ...tensors.convert import _describe
 
 
 def _is_int(v) -> bool:

@@ -9,7 +9,7 @@ import numpy as np
 from ... import fast as _fast          # the fast-path switch: _fast.enabled
 from ...core.stack import bind
 from ...core.tensor import Tensor
-from ... import ops
+from .. import functional as ops
 from .. import tangents as T
 from ..batch_rules import front, loop, merged_into_first_axis
 from ...core.primitive import Primitive, wants_grad

@@ -86,9 +86,10 @@ def unlend(token) -> None:
         table.pop(key, None)
     else:
         current = table.get(key, standin)
-        if current is not standin:
-            # relent (an ops.assign since the lending): the outer level reads the new value too,
-            # as it holds it
+        if current is not standin and _visible(previous):
+            # relent (an ops.assign since the lending): the outer level reads the new value too, as
+            # it holds it — unless a graph being staged lies between them (its write happens when the
+            # graph runs)
             while isinstance(current, Tracer) and current._trace.level > previous._trace.level:
                 current = current._primal_value()
             previous = current
@@ -124,14 +125,15 @@ def relend(param, value) -> None:
 
 def current_value(param):
     """What ``bind`` would see for ``param`` right now: its innermost stand-in; inside a graph being
-    staged, the Parameter itself (the graph reads it at each run); else its value now — a Tensor
-    holding the Parameter's array, which a later ``ops.assign`` replaces without changing that
-    Tensor (a level that differentiates the Parameter must keep the value it read)."""
+    staged, what the graph reads for it (its input: the graph reads it at each run); else its value
+    now — a Tensor holding the Parameter's array, which a later ``ops.assign`` replaces without
+    changing that Tensor (a level that differentiates the Parameter must keep the value it read)."""
     standin = _lent.table.get(id(param))
     if standin is not None and _visible(standin):
         return standin
-    if stack.context_level() >= 0:
-        return param
+    contexts = stack.contexts()
+    if contexts:
+        return contexts[-1].lift(param)
     value = _new(Tensor)
     value._data = param._data
     return value

@@ -9,8 +9,9 @@ import numpy as np
 
 from .. import dtype as mstype
 from ..core.stack import Tracer
+from ..core.seams import install
 from ..core.tensor import Tensor
-from .. import ops
+from . import functional as ops
 from . import views
 
 
@@ -166,13 +167,7 @@ def _array_ufunc(self, ufunc, method, *inputs, **kwargs):
     return getattr(ufunc, method)(*arrays, **kwargs)
 
 
-def install() -> None:
-    for name, fn in _METHODS.items():
-        setattr(Tensor, name, fn)
-    Tensor.__array_ufunc__ = _array_ufunc
-    Tensor.T = property(lambda self: _transposed(self, None))
-    Tensor.mT = property(lambda self: _transposed(self, tuple(range(self.ndim - 2)) + (self.ndim - 1, self.ndim - 2)))
-    Tensor.__hash__ = lambda self: id(self)       # defining __eq__ would otherwise drop hashing
-
-
-install()
+install(Tensor, **_METHODS, __array_ufunc__=_array_ufunc,
+        T=property(lambda self: _transposed(self, None)),
+        mT=property(lambda self: _transposed(self, tuple(range(self.ndim - 2)) + (self.ndim - 1, self.ndim - 2))),
+        __hash__=lambda self: id(self))        # defining __eq__ would otherwise drop hashing

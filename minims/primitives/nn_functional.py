@@ -11,12 +11,11 @@ from __future__ import annotations
 import numpy as np
 
 from .. import dtype as mstype
-from ..batching.loop import every_example
-from ..primitives import nn as _nn
+from .batch_rules import known_examples
+from . import nn as _nn
 from ..core.tensor import Tensor
-from ..tensor.convert import _describe
-from .. import ops
-from ..graph.tracing import is_staging
+from ..tensors.convert import _describe
+from . import functional as ops
 
 __all__ = ["conv2d", "max_pool2d", "avg_pool2d", "batch_norm", "dropout", "dropout2d",
            "cross_entropy", "nll_loss", "mse_loss", "l1_loss"]
@@ -223,8 +222,8 @@ def _nll_loss(op, inputs, target, weight, ignore_index, reduction, label_smoothi
     if tuple(target.shape) != tuple(want):
         raise ValueError(f"{op}: target must have shape {list(want)} (inputs {list(inputs.shape)} without "
                          f"the class dimension {class_dim}), but got {list(target.shape)}.")
-    if not is_staging():             # values exist only outside compilation
-        t = every_example(target)          # under vmap: every example's targets
+    t = known_examples(target)             # under vmap: every example's targets
+    if t is not None:
         bad = t[(t != ignore_index) & ((t < 0) | (t >= c))]
         if bad.size:
             raise ValueError(f"{op}: target {int(bad.flat[0])} is out of range: with {c} classes targets "

@@ -71,10 +71,7 @@ class Parameter(Tensor):
                 f"Parameter.set_data: '{self.name}' has shape {list(self.shape)} but the new data has "
                 f"shape {list(arr.shape)}. Fix: pass data of the same shape."
             )
-        undo.record(self)               # a Cell or grad call that fails puts the old value back
-        self._data = arr.astype(self._data.dtype, copy=True)
-        from ..ops import views         # lazy: the ops import this module
-        views.written(self)             # its views share its entries
+        undo.write(self, arr.astype(self._data.dtype, copy=True))
         return self
 
     def clone(self, init="same"):

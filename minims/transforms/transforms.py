@@ -23,18 +23,18 @@ from __future__ import annotations
 import numpy as np
 
 from .. import dtype as mstype
-from .. import ops
-from ..batching.vmap import vmap
-from ..tensor import undo
-from .function_check import require_function
+from ..primitives import functional as ops
+from .vmap import vmap
+from ..tensors import undo
+from ..autodiff.function_check import require_function
 from ..graph.call import GraphCall
 from ..graph.passes import optimize
 from ..graph.tracing import rebuild, trace_to_graph
 from ..core.stack import Tracer, bind, pop_trace, push_trace
-from ..tensor.lending import as_lent, current_value, lend, unlend
+from ..tensors.lending import as_lent, current_value, lend, unlend
 from ..core.tensor import Tensor
-from ..tensor.convert import _describe
-from .grad_api import _check_weights, _flatten
+from ..tensors.convert import _describe
+from ..autodiff.grad_api import _check_weights, _flatten
 from ..core.jvp import JVPTrace
 from ..core.tape import TapeTrace
 

@@ -12,8 +12,8 @@ from ..core.errors import MinimsError
 from ..core.stack import pop_trace, push_trace
 from ..autodiff.function_check import require_function
 from ..core.tensor import Tensor
-from ..tensor.convert import _describe
-from .. import ops
+from ..tensors.convert import _describe
+from ..primitives import functional as ops
 from ..core.batching import BatchTrace
 
 __all__ = ["vmap", "VmapError"]

@@ -30,10 +30,11 @@ import weakref
 import numpy as np
 
 from ..core.tensor import Tensor
-from ..tensor.convert import _describe
-from ..graph.tracing import current_trace
+from ..tensors.convert import _describe
+from ..core import stack
 from ..core.errors import MinimsError
 from ..core.stack import Tracer
+from ..tensors import undo
 from . import functional
 
 __all__ = ["taken", "written", "ViewWriteError"]
@@ -167,5 +168,8 @@ def _value_now(base):
     """``base``'s array if it holds its value now: a constant Tensor, or a Parameter outside a graph
     being compiled (inside one its writes are pending until the graph runs); else None."""
     if getattr(base, "_is_parameter", False):
-        return None if current_trace() is not None else base._data
+        return None if stack.context_level() >= 0 else base._data
     return base._data if type(base) is Tensor else None
+
+
+undo.on_write(written)      # every in-place write (ops.assign, set_data, an undo) refreshes the views

@@ -14,6 +14,7 @@ import numpy as np
 from .. import dtype as mstype
 from ..core.seams import install
 from ..core.tensor import Tensor
+from . import undo
 from .repr import tensor_repr, tensor_str
 
 __all__ = ["Tensor", "tensor", "RaggedListError", "IntegerOutOfRange", "check_integer_fits", "describe",
@@ -238,8 +239,18 @@ def _format(self, spec: str) -> str:
     return str(self) if not spec else format(str(self), spec)
 
 
+def _assign_value(self, value):
+    """Replace the data with ``value`` (same shape), as MindSpore's ``Tensor.assign_value``."""
+    arr = _to_array(value, self.dtype)
+    if arr.shape != self.shape:
+        raise ValueError(f"assign_value: expected shape {list(self.shape)}, got {list(arr.shape)}.")
+    arr = arr.copy() if arr is getattr(value, "_data", None) else arr
+    undo.write(self, arr, logged=getattr(self, "_is_parameter", False))
+    return self
+
+
 install(Tensor,
-        _convert=staticmethod(_convert),
+        _convert=staticmethod(_convert), assign_value=_assign_value,
         item=_item, __bool__=_bool, __index__=_index, __len__=_len, __iter__=_iter,
         __getattr__=_getattr, __format__=_format,
         __repr__=lambda self: tensor_repr(self._data, self.dtype.name),
