@@ -15,6 +15,7 @@ import numpy as np
 
 from .core.dtype import (ALL_DTYPES, DType, bool_, float16, float32, float64, from_numpy, int8, int16,
                          int32, int64, to_dtype, uint8, uint32)
+from .core import install
 from .core.dtype import _BY_NUMPY
 
 __all__ = [
@@ -29,6 +30,14 @@ float_ = float32
 int_ = int64
 
 number_type = (float16, float32, float64, int8, int16, int32, int64, uint8)
+
+
+def _to_numpy(self):
+    """The NumPy scalar type of this dtype (MindSpore's ``dtype_to_nptype``)."""
+    return self.np_dtype.type
+
+
+install(DType, is_int=property(lambda self: self.kind == "int"), to_numpy=_to_numpy)
 float_type = (float16, float32, float64)
 
 

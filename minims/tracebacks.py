@@ -25,7 +25,7 @@ import sysconfig
 import types
 from contextlib import contextmanager
 
-__all__ = ["show_internal_frames", "filtered", "install", "explained"]
+__all__ = ["show_internal_frames", "filtered", "install", "explained", "user_stacklevel"]
 
 _MINIMS_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
 _show_all = os.environ.get("MINIMS_TRACEBACK", "").strip().lower() in ("full", "1", "all", "on")
@@ -156,3 +156,11 @@ def explained(prim, exc, args) -> Exception:
     for f in reversed(frames):
         chain = types.TracebackType(chain, f.tb_frame, f.tb_lasti, f.tb_lineno)
     return error.with_traceback(chain) if chain is not None else error
+
+
+def user_stacklevel() -> int:
+    """The ``stacklevel`` that makes a warning point at the innermost frame outside minims."""
+    frame, level = sys._getframe(1), 1
+    while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(_MINIMS_DIR):
+        frame, level = frame.f_back, level + 1
+    return level

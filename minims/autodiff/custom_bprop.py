@@ -18,7 +18,7 @@ from ..tensors.parameter import Parameter
 from ..core import stack
 from ..core.staging import rebuild
 from ..tensors import lending
-from ..core.errors import MinimsError
+from ..core.stack import MinimsError
 from ..core.primitive import Primitive
 from ..core.tensor import Tensor
 from ..tensors.convert import _describe

@@ -20,10 +20,10 @@ import inspect
 import warnings
 
 from ..context import GRAPH_MODE, get_context
-from ..core.errors import user_stacklevel
+from ..tracebacks import user_stacklevel
 from ..core.staging import compiling as is_compiling
 from ..core.stack import bind
-from ..core.errors import MinimsError
+from ..core.stack import MinimsError
 from ..core.primitive import Primitive
 from ..core.tensor import Tensor
 from ..tensors.convert import _describe

@@ -1,33 +1,23 @@
-"""The batching interpreter: a tracer carries a whole batch of values and says where its batch axis is.
+"""The batching interpreter: a tracer carries a whole batch of values and where its batch axis is.
 
-``vmap(fn)`` pushes one ``BatchTrace``.  Inside ``fn`` a batched value looks like *one* example (its
-``shape`` is the example's shape, as in JAX), so ``fn`` is written for a single example; underneath,
-the tracer holds the whole batch, with the batch axis at ``_bdim``.  Each primitive applied to a
-batched value comes to ``process``, which runs the primitive's batching rule: one call of the
-primitive (or a few) on the whole batch, and the position of the result's batch axis.  Rules are
-written in minims ops, so batching composes with every other interpreter: ``vmap(grad(f))`` (the
-backward rules run batched), ``grad(vmap(f))``, ``jit(vmap(f))``, nested ``vmap``.
-
-A primitive without a rule is run by ``BatchTrace.fallback``, which ``minims.batching`` installs:
-once per example, the results stacked — always right, only slower.  ``minims.primitives.table()``
-says which primitives have a rule.
-
-Values that do not carry the batch (a weight, a constant) stay plain Tensors: an unbatched operand
-is broadcast by the rule, never copied per example.
-
-An empty batch (``vmap`` over 0 examples, the Jacobian of an empty input) has no example to
-compute: each primitive gives an empty result shaped like its output on one example (``no_examples``).
+Inside ``vmap(fn)`` a batched value looks like *one* example (its ``shape`` is the example's, as in
+JAX), so ``fn`` is written for one example; underneath, the tracer holds the batch, its batch axis at
+``_bdim``.  Each primitive applied to one runs its batching rule: one call (or a few) on the whole
+batch, and where the result's batch axis is.  Rules are written in minims ops, so batching composes
+with the other interpreters (``vmap(grad(f))``, ``grad(vmap(f))``, ``jit(vmap(f))``).  A primitive
+without a rule runs through ``BatchTrace.fallback`` (once per example: right, only slower).  Values
+that do not carry the batch stay plain Tensors, broadcast by the rules, never copied per example.
 """
 from __future__ import annotations
 
 import numpy as np
 
 from .prims import move_to_front
-from .errors import MinimsError
-from .stack import Trace, Tracer, pop_trace, push_trace
+from .stack import MinimsError
+from .stack import Trace, Tracer
 from .tensor import Tensor
 
-__all__ = ["BatchTrace", "BatchTracer", "BatchedValueError", "move_to_front", "no_examples", "vmap"]
+__all__ = ["BatchTrace", "BatchTracer", "BatchedValueError", "move_to_front", "example_zeros"]
 
 
 class BatchedValueError(MinimsError, RuntimeError):
@@ -44,16 +34,14 @@ class BatchTracer(Tracer):
             f"inside vmap a Tensor of shape {list(self.shape)} stands for a batch of "
             f"{self._trace.size} of them, so it has no single value (float(), .asnumpy(), `if` on a "
             "Tensor, printing). Fix: return the value from the function, or use ops.select for "
-            "choices that depend on values."
-        )
+            "choices that depend on values.")
 
     @property
     def dtype(self):
         return self._value.dtype
 
     def __repr__(self):
-        return (f"Tensor(shape={list(self.shape)}, dtype={self.dtype}, value=<a batch of {self._trace.size} "
-                f"inside vmap>)")
+        return f"Tensor(shape={list(self.shape)}, dtype={self.dtype}, value=<a batch of {self._trace.size} inside vmap>)"
 
     __str__ = __repr__
 
@@ -61,41 +49,26 @@ class BatchTracer(Tracer):
 def _box(trace, value, bdim):
     t = object.__new__(BatchTracer)
     # the first example, a view: what shape and dtype checks inside the primitives see
-    t._data = _example_array(value, bdim) if trace.size == 0 else value._data[(slice(None),) * bdim + (0,)]
+    t._data = example_zeros(value, bdim) if trace.size == 0 else value._data[(slice(None),) * bdim + (0,)]
     t._value = value
     t._bdim = bdim
     t._trace = trace
     return t
 
 
-def _example_array(value, dim):
+def example_zeros(value, dim):
     """Zeros shaped like one example of a batched value: what stands for an example of an empty
     batch, which has none."""
     shape = value._data.shape
     return np.zeros(shape[:dim] + shape[dim + 1:], value._data.dtype)
 
 
-def no_examples(prim, values, dims):
-    """The primitive on an empty batch: empty results, shaped like its output on one example.  The
-    types come from the primitive's output types on zeros standing for an example (as a graph being
-    staged finds them): with no example there is nothing to compute, so no rule and no ``impl``
-    runs (a rule's arithmetic on an empty batch may not even be defined: a reshape with -1)."""
-    arrays = [_example_array(v, d) if d is not None else (v._data if isinstance(v, Tensor) else v)
-              for v, d in zip(values, dims)]
-    out = prim.output_types(arrays, values)
-
-    def empty(o):
-        return Tensor._make(np.zeros((0,) + o.shape, o.dtype))
-    if isinstance(out, tuple):
-        return tuple(empty(o) for o in out), (0,) * len(out)
-    return empty(out), 0
-
-
 class BatchTrace(Trace):
     """One ``vmap`` level: ``size`` examples at once."""
 
-    #: ``fallback(prim, values, dims, size)``: what runs a primitive without a batching rule —
-    #: installed by ``minims.batching`` (once per example, results stacked); without it, an error.
+    #: ``fallback(prim, values, dims, size)``: what runs a primitive without a batching rule, or on an
+    #: empty batch — installed by ``minims.primitives.batch_rules`` (once per example, the results
+    #: stacked; for no example, empty results of the right types); without it, an error.
     fallback = None
 
     def __init__(self, size: int):
@@ -120,14 +93,12 @@ class BatchTrace(Trace):
             values.append(v)
             dims.append(d)
         rule = prim.batch
-        if self.size == 0:
-            out, out_dims = no_examples(prim, values, dims)
-        elif rule is None:
-            if self.fallback is None:
-                raise BatchedValueError(f"{prim.name} has no batching rule. Fix: give it a batch rule.")
+        if rule is not None and self.size:
+            out, out_dims = rule(values, dims, self.size)
+        elif self.fallback is not None:
             out, out_dims = self.fallback(prim, values, dims, self.size)
         else:
-            out, out_dims = rule(values, dims, self.size)
+            raise BatchedValueError(f"{prim.name} has no batching rule. Fix: give it a batch rule.")
         if isinstance(out, tuple):
             return tuple(self._wrap(o, d) for o, d in zip(out, out_dims))
         return self._wrap(out, out_dims)
@@ -135,16 +106,3 @@ class BatchTrace(Trace):
     def _wrap(self, value, dim):
         return value if dim is None or not isinstance(value, Tensor) else _box(self, value, dim)
 
-
-def vmap(fn, in_axes=0):
-    """``vmap(fn)(*xs)``: ``fn`` applied to every example along axis ``in_axes`` of each input, the
-    results stacked along axis 0 (MindSpore's ``vmap``, with its options, is ``minims.batching``)."""
-    def batched(*xs):
-        trace = push_trace(BatchTrace(xs[0].shape[in_axes]))
-        try:
-            out = fn(*(trace.new_input(x, in_axes) for x in xs))
-        finally:
-            pop_trace(trace)
-        value, dim = trace.unbox(out)
-        return move_to_front(value, dim) if dim is not None else value
-    return batched

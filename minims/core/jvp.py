@@ -1,28 +1,19 @@
 """Forward mode: the JVP interpreter (a tracer carries a primal and a tangent).
 
-``jvp`` pushes one ``JVPTrace``.  Every primitive applied to one of its tracers comes to
-``process``, which splits the arguments into primals (the values of the levels below) and tangents,
-and runs the primitive's ``jvp`` rule: the rule computes the primal output with ``bind`` (so the
-levels below see and record it) and the output's tangent with minims ops (so an outer level can
-differentiate the rule again: jvp of jvp, grad of jvp, jvp of grad).  Nothing is recorded: forward
-mode needs no tape, because each tangent is complete the moment its primitive has run.
-
-A tangent of ``None`` is a *symbolic zero*: an input that does not depend on the differentiated
-inputs at this level.  Rules skip the work for it, and a primitive whose inputs all have zero
-tangents is simply evaluated below, its result a constant at this level (a comparison, a mask, a
-constant branch).
-
-The same mechanics as the tape keep nested levels apart: each ``jvp`` call is a level of its own, and
-a tracer of an outer level is, for an inner level, a constant.
+Each primitive applied to a ``JVPTracer`` runs its ``jvp`` rule: the primal output with ``bind`` (so
+the levels below record it) and the tangent with minims ops (so an outer level can differentiate the
+rule again).  Nothing is recorded: a tangent is complete the moment its primitive has run.  A tangent
+of ``None`` is a *symbolic zero*: rules skip its work, and a primitive whose inputs all have zero
+tangents is evaluated below, a constant here.  As with the tape, each level is its own.
 """
 from __future__ import annotations
 
-from .errors import MinimsError
+from .stack import MinimsError
 from .primitive import has_rule
-from .stack import Trace, Tracer, dispatch, pop_trace, push_trace
+from .stack import Trace, Tracer, dispatch
 from .tensor import Tensor
 
-__all__ = ["JVPTrace", "JVPTracer", "TangentError", "jvp"]
+__all__ = ["JVPTrace", "JVPTracer", "TangentError"]
 
 
 class TangentError(MinimsError, RuntimeError):
@@ -44,10 +35,7 @@ class JVPTracer(Tracer):
 
 def _box(trace, primal, tangent):
     t = object.__new__(JVPTracer)
-    t._data = primal._data
-    t._primal = primal
-    t._tangent = tangent
-    t._trace = trace
+    t._data, t._primal, t._tangent, t._trace = primal._data, primal, tangent, trace
     return t
 
 
@@ -79,8 +67,8 @@ class JVPTrace(Trace):
             return tuple(self._wrap(prim, o, t) for o, t in zip(out, tangent_out))
         return self._wrap(prim, out, tangent_out)
 
-    #: How a primitive with a backward rule but no forward-mode rule of its own (a user's) is run
-    #: forward: installed by ``minims.autodiff.jvp_from_bprop`` (transposing the bprop).
+    #: ``from_bprop(prim, primals, tangents)``: forward mode of a primitive with only a backward rule
+    #: (a user's), installed by ``minims.autodiff.jvp_from_bprop`` (as a staticmethod).
     from_bprop = None
 
     def rule(self, prim):
@@ -105,13 +93,3 @@ class JVPTrace(Trace):
     def primal_of(self, value):
         return value._primal if self.owns(value) else value
 
-
-def jvp(fn, primals, tangents):
-    """``(fn(*primals), J tangents)`` on one new forward-mode level (MindSpore's ``ops.jvp``, with its
-    argument checks and output structures, is ``minims.transforms.jvp``)."""
-    trace = push_trace(JVPTrace())
-    try:
-        out = fn(*(trace.new_input(p, t) for p, t in zip(primals, tangents)))
-    finally:
-        pop_trace(trace)
-    return trace.primal_of(out), trace.tangent_of(out)

@@ -1,51 +1,20 @@
 """``Primitive``: one row of the primitive table.
 
-A primitive is a small class with
-
-* ``impl(self, *arrays)`` — the forward computation on NumPy arrays (Tensors arrive unwrapped;
-  non-Tensor arguments such as an axis or a shape arrive as they are);
-* ``bprop(self, *inputs, out, dout)`` — the backward rule, written in minims ops so that it is itself
-  differentiable (this is what makes ``grad(grad(f))`` work).  It returns one gradient per input, or
-  ``None`` for an input that has no gradient (a shape, an axis, a boolean mask);
-* ``jvp(self, primals, tangents)`` — the forward-mode rule: the primal output (computed with
-  ``bind``) and its tangent, written in minims ops; a tangent of ``None`` is a zero;
-* ``batch(self, args, dims, size)`` — the batching rule of ``vmap``: the output for a whole batch at
-  once, and where its batch axis is;
-* ``sympy(self, *inputs)`` — the same computation on SymPy expressions, used by the symbolic
-  interpreter to derive reference gradients;
-* a few flags, declared below with their defaults, that tell the interpreters how to treat it.
-
-Calling a primitive instance, ``Sin()(x)``, binds it: the interpreter stack decides whether it is
-evaluated, recorded on a tape, or staged into a graph.
+A primitive is a small class: ``impl(self, *arrays)``, the forward computation on NumPy arrays
+(static arguments — an axis, a shape — arrive as they are); ``bprop(self, *inputs, out, dout)``, the
+backward rule in minims ops, so itself differentiable (this is what makes ``grad(grad(f))`` work),
+one gradient (or None) per input; ``jvp(self, primals, tangents)``, forward mode (None is a zero
+tangent); ``batch(self, args, dims, size)`` for ``vmap``; ``sympy(self, *inputs)``, the same on SymPy
+expressions; and a few flags.  Calling one binds it: the stack decides what runs it.
 """
 from __future__ import annotations
 
-import threading
-
 import numpy as np
 
-from .errors import MinimsError
-from .stack import NUMPY_FAILURES, bind
+from .stack import MinimsError
+from .stack import NUMPY_FAILURES, bind, gradient_mask, wants_grad  # noqa: F401 - the rules' spelling
 
 __all__ = ["Primitive", "NoGradientRule", "NoJvpRule", "wants_grad", "gradient_mask", "has_rule"]
-
-
-# While a backward pass runs a rule, which of the primitive's inputs need a gradient: a sequence
-# whose entry i is falsy when input i needs none (the tape node's parents: None for an input that is
-# a constant at that level), or None for all of them.  A rule may ask ``wants_grad(i)`` and skip the
-# work for an input nobody reads (for a convolution over the data, a whole transposed convolution).
-class _Needed(threading.local):
-    mask: tuple | None = None       # one per thread: each thread runs its own backward passes
-
-
-#: The mask :func:`wants_grad` reads, in the attribute ``mask``: set by whoever runs rules.
-gradient_mask = _Needed()
-
-
-def wants_grad(index: int) -> bool:
-    """True unless the running ``bprop``'s input ``index`` is known to need no gradient."""
-    mask = gradient_mask.mask
-    return mask is None or bool(mask[index])
 
 
 class NoGradientRule(MinimsError, RuntimeError):
@@ -59,42 +28,28 @@ class NoJvpRule(MinimsError, RuntimeError):
 class Primitive:
     """Base class of all primitives (MindSpore's ``mindspore.ops.Primitive``)."""
 
-    #: False for primitives whose outputs never carry gradients (comparisons, shapes): a gradient
-    #: level does not record them, forward mode gives them no tangent.
+    #: False: its outputs never carry gradients (comparisons, shapes); no level records it.
     differentiable = True
-
-    #: True for primitives whose ``bprop`` asks :func:`wants_grad`: the tape sets the mask for them.
+    #: True: its ``bprop`` asks :func:`wants_grad`, so the tape sets the mask for it.
     skips_unneeded_grads = False
-
-    #: True when ``bprop`` of a primitive with several outputs takes None for an output that no
-    #: cotangent reached (instead of zeros).
+    #: True: with several outputs, its ``bprop`` takes None for one no cotangent reached.
     takes_missing_cotangents = False
-
-    #: True when a backward pass should run this primitive's rule through the rule runner (seam 3,
-    #: ``tape.set_rule_runner``), which checks its result: a user's rule.  The built-in rules say
-    #: False — the property tests check them over the whole table instead of on every call.
+    #: True: a backward pass runs its rule through the rule runner (seam 3), which checks the result
+    #: (a user's rule); the built-in rules are checked by the property tests over the whole table.
     checks_rule_results = True
-
-    #: Optional ``record_node(self, trace, args)``: how the primitive records itself on a gradient
-    #: level (seam 4, a custom node), instead of one node for one application.
+    #: ``record_node(self, trace, args)``: how it records itself on a gradient level (seam 4).
     record_node = None
 
-    #: False for primitives that may give different outputs for the same inputs (random draws),
-    #: True for those that act on the world (a write, a print): a graph records both even when
-    #: their inputs are known, and keeps them when nothing reads their output.
+    #: ``pure`` False: other outputs for the same inputs (random draws); ``has_effect`` True: it acts
+    #: on the world (a write, a print).  A graph records both even on known inputs, and keeps them.
     pure = True
     has_effect = False
-
-    #: Optional ``abstract_eval(self, *arrays)``: the output types (arrays of zeros) for a graph
-    #: being staged, for primitives whose ``impl`` must not run on placeholders' zeros.
+    #: ``abstract_eval(self, *arrays)``: the output types, where ``impl`` must not run on zeros.
     abstract_eval = None
-
-    #: Optional ``inline(self, args)``: what the interpreters that transform programs (staging,
-    #: forward mode, batching) run instead of treating the primitive as one operation — a compiled
-    #: graph replays its equations.
+    #: ``inline(self, args)``: what staging, forward mode and batching run instead of treating it as
+    #: one operation (a compiled graph replays its equations).
     inline = None
-
-    #: Optional ``batch(self, args, dims, size)``: the batching rule (module docstring).
+    #: ``batch(self, args, dims, size)``: the batching rule.
     batch = None
 
     def __init__(self, name: str | None = None):
@@ -109,7 +64,6 @@ class Primitive:
     def __call__(self, *args):
         return bind(self, *args)
 
-    # ----- rules -------------------------------------------------------------------------------
     def impl(self, *arrays):
         raise NotImplementedError(f"{self.name} has no forward implementation")
 
@@ -128,9 +82,8 @@ class Primitive:
         raise NotImplementedError(f"{self.name} has no symbolic (SymPy) rule")
 
     def output_types(self, arrays, args):
-        """The outputs' shapes and dtypes, as arrays, from ``abstract_eval`` (or ``impl``) run on
-        ``arrays``: zeros standing for values that do not exist (a graph's placeholders, the example
-        of an empty batch).  A NumPy failure becomes this primitive's error about ``args``."""
+        """The outputs' types, as arrays: ``abstract_eval`` (or ``impl``) run on zeros standing for
+        values that do not exist (a graph's placeholders); a NumPy failure is this primitive's error."""
         rule = self.abstract_eval if self.abstract_eval is not None else self.impl
         try:
             with np.errstate(all="ignore"):
@@ -141,12 +94,10 @@ class Primitive:
             raise self.failure(exc, args) from None
         return tuple(np.asarray(o) for o in out) if isinstance(out, tuple) else np.asarray(out)
 
-    def failure(self, exc: Exception, args) -> Exception:
-        """The error to raise for the NumPy error ``exc`` that ``impl`` raised on ``args``."""
+    def failure(self, exc: Exception, args) -> Exception:     # the error for ``impl``'s NumPy error
         return self.explain_failure(exc, args)
 
-    def explain_failure(self, exc: Exception, args) -> Exception:
-        """``exc`` as this primitive's own error (a primitive may word it better)."""
+    def explain_failure(self, exc: Exception, args) -> Exception:     # a primitive may word it better
         kind = TypeError if isinstance(exc, TypeError) else ValueError
         return kind(f"{self.name}: {exc}")
 

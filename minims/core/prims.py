@@ -1,29 +1,25 @@
 """The primitives the core's own rules need, and the functions the rules are written in.
 
-Each class is a full row of the table: ``impl`` (NumPy), ``bprop`` and ``jvp`` (written with the
-functions at the end of this file, so rules are differentiable again), a batching rule and a SymPy
-form.  The backward pass itself needs ``add`` and ``zeros_like``; broadcasting needs ``sum_to``
-(``ReduceSum``, ``Reshape``) and ``BroadcastTo``; a dtype change ``Cast``; the batching interpreter
-``Transpose``; the rules of ``Sin`` and ``Cos`` need ``Mul``, ``Neg`` and each other — enough for
-``sin(x) * x``, the function chapter 01 follows through the engine.
-
-The rest of the table — and MindSpore's calling conventions for these rows (argument checks, type
-promotion, messages) — lives in ``minims.primitives``, which installs them (``seams.install``).
-Here a binary operation takes two Tensors of one dtype, or a Tensor and a Python number.
+Each class is a row of the table: ``impl`` (NumPy), ``bprop`` and ``jvp`` (written with the functions
+at the end of this file, so rules are differentiable again), a batching rule and a SymPy form.  The
+backward pass needs ``add`` and ``zeros_like``; broadcasting ``sum_to`` (``ReduceSum``, ``Reshape``)
+and ``BroadcastTo``; dtypes ``Cast``; batching ``Transpose``; ``Sin``'s rule ``Mul`` and ``Cos`` —
+enough for ``sin(x) * x``, the function chapter 01 follows through the engine.  The rest of the table,
+and MindSpore's calling conventions for these rows (argument checks, promotion, messages), are in
+``minims.primitives``, which installs them (``core.install``).
 """
 from __future__ import annotations
 
 import numpy as np
 import sympy
 
-from . import dtype as mstype
-from .errors import MinimsError
-from .primitive import Primitive, wants_grad
-from .stack import bind
+from .stack import MinimsError
+from .primitive import Primitive
+from .stack import bind, wants_grad
 from .tensor import Tensor
 
 __all__ = ["Add", "Mul", "Neg", "Sin", "Cos", "ReduceSum", "Reshape",
-           "BroadcastTo", "Transpose", "Cast", "ZerosLike", "OnesLike", "InexactIntegerGradient",
+           "BroadcastTo", "Transpose", "Cast", "ZerosLike", "OnesLike",
            "add", "mul", "neg", "sin", "cos", "reduce_sum", "reshape",
            "broadcast_to", "transpose", "cast", "cast_gradient", "zeros_like", "ones_like", "sum_to", "fit",
            "move_to_front", "front", "batch_elementwise", "batch_unary", "elementwise_sympy"]
@@ -55,9 +51,8 @@ def batch_unary(prim, args, dims, size):
 
 
 def batch_elementwise(prim, args, dims, size, any_axis=True):
-    """The batching rule of operands that broadcast against each other (with ``any_axis=False``,
-    the batched matrix product, whose last two axes are the matrices): batch axes to the front,
-    each operand's example axes aligned from the right, as broadcasting aligns them."""
+    """The batching rule of operands that broadcast against each other (``any_axis=False``: the
+    batched matrix product): batch axes in front, example axes aligned from the right."""
     ranks = [a.ndim - (d is not None) if isinstance(a, Tensor) else 0 for a, d in zip(args, dims)]
     rank = max(ranks)
     batched = [d for d in dims if d is not None]
@@ -85,12 +80,6 @@ class _Elementwise(Primitive):
 
 class _Binary(_Elementwise):
     skips_unneeded_grads = True       # ``x * 2.0``: no gradient computed for the constant
-
-    def __call__(self, x, y):
-        if isinstance(x, Tensor) and isinstance(y, Tensor) and x._data.dtype != y._data.dtype:
-            target = mstype.from_numpy(np.promote_types(x._data.dtype, y._data.dtype))
-            x, y = cast(x, target), cast(y, target)
-        return bind(self, x, y)
 
 
 class _Unary(_Elementwise):
@@ -177,8 +166,7 @@ class Cos(_Unary):
 
 # ----- shapes and dtypes ---------------------------------------------------------------------------------
 class _Linear(Primitive):
-    """Moves values around without computing on them, linear in its Tensor inputs: the tangent of
-    the result is the primitive applied to the tangents (the other arguments are static)."""
+    """Linear in its Tensor inputs: the tangent is the primitive applied to the tangents."""
 
     checks_rule_results = False
 
@@ -206,8 +194,7 @@ class _Reduce(Primitive):
     def _kept_shape(self, x, axes):
         return tuple(1 if i in axes else d for i, d in enumerate(x.shape))
 
-    def _expand(self, g, x, axes):
-        """Bring an output-shaped gradient back to a shape that broadcasts against ``x``."""
+    def _expand(self, g, x, axes):         # an output-shaped gradient, broadcastable against x
         return g if self.keep_dims else reshape(g, self._kept_shape(x, axes))
 
 
@@ -284,29 +271,17 @@ class BroadcastTo(_Linear):
         return np.broadcast_to(x, shape).copy()
 
 
-class InexactIntegerGradient(MinimsError, RuntimeError):
-    """A gradient or tangent that is not a whole number would be rounded into an integer dtype."""
-
-
 class Cast(_Linear):
-    """``Cast()(x, dtype)``; the gradient is cast back to the input's dtype.  ``Cast(exact=True)``
-    refuses to round: the cast that brings a float gradient back to an integer input's dtype."""
+    """``Cast()(x, dtype)``; the gradient is cast back to the input's dtype.  ``Cast(exact=True)`` is
+    the cast that brings a float gradient back to an integer input's dtype: ``minims.primitives.array``
+    makes it refuse to round (MindSpore truncates), and installs the SymPy form."""
 
     def __init__(self, *, exact=False):
         if exact:
             self.exact = True          # an attribute only when set: a plain Cast prints as before
 
     def impl(self, x, dt):
-        out = x.astype(dt.np_dtype, copy=False)
-        if getattr(self, "exact", False) and x.dtype.kind == "f" and not np.array_equal(out, x):
-            bad = x[out != x]
-            raise InexactIntegerGradient(
-                f"A gradient (or tangent) flows into an integer Tensor ({dt}), but it is not a whole "
-                f"number: {bad[:4].tolist()}{' ...' if bad.size > 4 else ''}; an {dt} cannot hold it "
-                "(MindSpore 2.10 silently truncates it). Fix: differentiate with respect to float "
-                "Tensors only: pass x.astype(mindspore.float32), or leave the integer input out of "
-                "grad_position.")
-        return out
+        return x.astype(dt.np_dtype, copy=False)
 
     def batch(self, args, dims, size):
         return batch_unary(self, args, dims, size)
@@ -320,23 +295,9 @@ class Cast(_Linear):
         # a cast to an integer or Bool dtype is piecewise constant: no tangent (as the bprop)
         return out, (bind(self, t, dt) if dt.is_float and t is not None else None)
 
-    def sympy(self, x, dt):
-        """Bool -> number: ``Piecewise((1, cond), (0, True))``; number -> Bool: ``Ne(x, 0)``;
-        float -> int truncates toward zero; otherwise the expression is unchanged."""
-        def convert(e):
-            is_bool = isinstance(e, sympy.logic.boolalg.Boolean) and not isinstance(e, sympy.Expr)
-            if dt.kind == "bool":
-                return e if is_bool else sympy.Ne(e, 0)
-            if is_bool:
-                return sympy.Piecewise((1, e), (0, True))
-            if dt.kind == "int" and not e.is_integer:
-                return sympy.Piecewise((sympy.floor(e), e >= 0), (sympy.ceiling(e), True))
-            return e
-        return np.frompyfunc(convert, 1, 1)(x)
-
 
 class _Constant(_Linear):
-    """A Tensor of ones or zeros shaped like the input: no gradient flows through it."""
+    """Ones or zeros shaped like the input: no gradient flows through it."""
 
     differentiable = False
 
@@ -361,11 +322,43 @@ class ZerosLike(_Constant):
 
 
 # ----- the functions the rules are written in ------------------------------------------------------------
+# Each binds its primitive at once in the case the rules meet (Tensors of one dtype); otherwise the
+# primitive's call checks and promotes its operands (MindSpore's rules, once installed).
 _add, _mul, _neg, _sin, _cos = Add(), Mul(), Neg(), Sin(), Cos()
 _sum, _reshape, _transpose, _cast = ReduceSum(), Reshape(), Transpose(), Cast()
 _ones_like, _zeros_like, _exact_cast = OnesLike(), ZerosLike(), Cast(exact=True)
-add, mul, neg, sin, cos = _add, _mul, _neg, _sin, _cos
-ones_like, zeros_like = _ones_like, _zeros_like
+
+
+def add(x, y):
+    if isinstance(x, Tensor) and isinstance(y, Tensor) and x._data.dtype is y._data.dtype:
+        return bind(_add, x, y)
+    return _add(x, y)
+
+
+def mul(x, y):
+    if isinstance(x, Tensor) and isinstance(y, Tensor) and x._data.dtype is y._data.dtype:
+        return bind(_mul, x, y)
+    return _mul(x, y)
+
+
+def neg(x):
+    return bind(_neg, x)
+
+
+def sin(x):
+    return bind(_sin, x) if x._data.dtype.kind == "f" else _sin(x)
+
+
+def cos(x):
+    return bind(_cos, x) if x._data.dtype.kind == "f" else _cos(x)
+
+
+def ones_like(x):
+    return bind(_ones_like, x)
+
+
+def zeros_like(x):
+    return bind(_zeros_like, x)
 
 
 def reduce_sum(x, axes):
@@ -389,20 +382,21 @@ def cast(x, dtype):
 
 
 def cast_gradient(g, dtype):
-    """A gradient or tangent cast to ``dtype`` (its input's or output's): into an integer dtype only
-    if it holds whole numbers (``Cast(exact=True)``), never silently rounded."""
+    """``g`` cast to ``dtype``: into an integer dtype only if it holds whole numbers (never rounded)."""
     return bind(_exact_cast if g.dtype.is_float and dtype.kind == "int" else _cast, g, dtype)
 
 
 def sum_to(g, like):
-    """Sum the broadcast gradient ``g`` back to the shape and dtype of ``like`` (None for a number):
-    the gradient side of broadcasting."""
+    """Sum the broadcast gradient ``g`` back to the shape and dtype of ``like`` (None for a number)."""
     if not isinstance(like, Tensor):
         return None
-    data, gdata = like._data, g._data
-    shape, gshape = data.shape, gdata.shape
-    if gshape == shape and gdata.dtype is data.dtype:
+    if g._data.shape == like._data.shape and g._data.dtype is like._data.dtype:
         return g                    # the common case, decided without a property call
+    return _summed_to(g, like)
+
+
+def _summed_to(g, like):
+    shape, gshape = like._data.shape, g._data.shape
     if gshape != shape:
         lead = len(gshape) - len(shape)
         axes = tuple(range(lead)) + tuple(i + lead for i, d in enumerate(shape) if d == 1 and gshape[i + lead] != 1)
@@ -410,7 +404,7 @@ def sum_to(g, like):
             g = reduce_sum(g, axes)
         if g.shape != shape:
             g = reshape(g, shape)
-    if g._data.dtype != data.dtype:
+    if g._data.dtype != like._data.dtype:
         g = cast_gradient(g, like.dtype)
     return g
 

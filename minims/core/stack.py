@@ -1,31 +1,14 @@
 """The interpreter stack: ``bind(prim, *args)`` and the eval interpreter at the bottom.
 
-Every operation in minims is ``bind(primitive, *args)``.  Which interpreter runs it depends on the
-arguments: if one of them is a *tracer* of an active interpreter (a gradient level, a forward-mode
-level, a batch), the highest such interpreter processes the call; it unwraps its own tracers, calls
-``dispatch`` again for the interpreters below it, and wraps the result.  When no tracer is left, the
-eval interpreter runs the primitive's NumPy ``impl``.
-
-Levels nest: an interpreter pushed later has a higher level, so the inner ``grad`` of
-``grad(grad(f))`` always sees its own tracers first and the outer one only sees what the inner one
-hands down.  That ordering is what keeps nested derivatives free of perturbation confusion.
-
-A graph being staged is found by *context* rather than by data (Autodidax, part 2): while it is
-active it sees every ``bind`` that no higher level claims, so a primitive with no traced input — a
-random draw, a print, a write — is recorded too.  It hands back down what it does not need to
-record (``dispatch(..., below=its level)``).
-
-The layers above reach in through two seams, defined here:
-
-* ``set_evaluator(fn)`` puts another evaluator at the bottom (``set_context(check_nan=True)``
-  swaps in one that checks every output; swapping rather than testing a flag keeps the plain path
-  free of any cost);
-* ``add_rewriter(fn)`` shows every ``bind`` to ``fn(prim, args)`` first, which returns the
-  arguments to use: a gradient level lending a Parameter a stand-in, the check that a ``bprop``
-  reads no Parameter.
-
-The stack and the rewriters belong to one thread each (``threading.local``): two threads
-differentiating at once each see only their own levels.
+Every operation is ``bind(primitive, *args)``.  If an argument is a *tracer* of an active interpreter
+(a gradient level, a forward-mode level, a batch), the highest one processes the call: it unwraps its
+tracers, calls ``dispatch`` again for the interpreters below, and wraps the result; with no tracer
+left, eval runs the NumPy ``impl``.  An inner ``grad`` is pushed later, has a higher level and sees
+its own tracers first: nested derivatives never confuse their perturbations.  A graph being staged
+is found by *context* (Autodidax, part 2): it sees every ``bind`` no higher level claims, and hands
+back down what it need not record.  Two seams are defined here: ``set_evaluator`` (``check_nan``:
+swapping, not a flag, keeps the plain path free) and ``add_rewriter`` (Parameters lent to levels).
+The stack, the rewriters and the gradient mask belong to one thread each.
 """
 from __future__ import annotations
 
@@ -33,24 +16,25 @@ import threading
 
 import numpy as np
 
-from .errors import MinimsError
 from .tensor import Tensor
 
-__all__ = ["bind", "dispatch", "Trace", "Tracer", "push_trace", "pop_trace", "active_traces", "contexts",
-           "context_level",
-           "add_rewriter", "remove_rewriter", "rewriters", "set_evaluator", "evaluator", "evaluate",
-           "wrap"]
+__all__ = ["MinimsError", "bind", "dispatch", "Trace", "Tracer", "push_trace", "pop_trace", "active_traces", "contexts",
+           "context_level", "add_rewriter", "remove_rewriter", "rewriters", "set_evaluator", "evaluator",
+           "evaluate", "wrap", "wants_grad", "gradient_mask", "array_of"]
 
 _new = object.__new__        # a Tensor around an array the engine made: no conversion, no copy
 
 
-class _ThreadState(threading.local):
-    """This module's state, one copy per thread."""
+class MinimsError(Exception):
+    """The base of every error minims raises on purpose, already worded for the learner (what was
+    expected, what came, where, and a ``Fix:``): the eval interpreter never re-wraps one."""
 
+
+class _ThreadState(threading.local):
     def __init__(self):
         self.stack: list = []        # active traces; index = level
         self.contexts: list = []     # the active traces that see every bind (graphs being staged)
-        self.rewriters: list = []    # functions shown every bind's arguments first (``add_rewriter``)
+        self.rewriters: list = []    # functions shown every bind's arguments first
 
 
 _state = _ThreadState()
@@ -61,7 +45,7 @@ _count_lock = threading.Lock()
 
 
 class Trace:
-    """Base class of an interpreter that sits on the stack (a gradient level, a staging trace)."""
+    """An interpreter on the stack (a gradient level, a graph being staged ...)."""
 
     level: int = -1
     active: bool = False
@@ -74,18 +58,9 @@ class Trace:
 
 
 class Tracer(Tensor):
-    """A Tensor that belongs to a trace.  Subclasses decide what else they carry.
-
-    Reading a tracer's *value* (printing it, ``asnumpy``, ``bool``) reads the value it stands for:
-    a gradient level's tracer asks its primal, down to a concrete Tensor; a graph's tracer has no
-    value and says so (see ``minims.core.staging``).
-
-    ``_data``, the array every Tensor holds, means something different for each kind of tracer,
-    because shape and dtype checks read it and must see the right shape and dtype: a gradient
-    level's tracer holds its primal's array (its value); a graph's placeholder an array of zeros of
-    its type, for shape checks only, never a value; the symbolic interpreter's an object array of
-    SymPy expressions.
-    """
+    """A Tensor that belongs to a trace.  Reading its value (``asnumpy``, ``bool``, printing) reads
+    the value it stands for (a graph's placeholder has none and says so).  Its ``_data`` is what shape
+    and dtype checks read: a primal's array, a placeholder's zeros, or SymPy expressions."""
 
     __slots__ = ("_trace",)
 
@@ -99,27 +74,6 @@ class Tracer(Tensor):
     def _value_array(self):
         return self._concrete()._data
 
-    def tolist(self):
-        return self._concrete().tolist()
-
-    def item(self, index=None):
-        return self._concrete().item(index)
-
-    def __array__(self, dtype=None, copy=None):
-        return self._concrete().__array__(dtype)
-
-    def __bool__(self):
-        return bool(self._concrete())
-
-    def __float__(self):
-        return float(self._concrete())
-
-    def __int__(self):
-        return int(self._concrete())
-
-    def __index__(self):
-        return self._concrete().__index__()
-
     def __format__(self, spec):
         return str(self) if not spec else self._concrete().__format__(spec)
 
@@ -129,33 +83,16 @@ class Tracer(Tensor):
     def __str__(self):
         return str(self._primal_value())
 
-    def _has_no_value(self) -> bool:
-        try:
-            self._concrete()
-        except MinimsError:
-            return True
-        return False
 
-    def _is_input(self) -> bool:
-        """True for an input of the function a level differentiates (a leaf of a gradient level)."""
-        return False
-
-    def _become(self, other) -> None:
-        """Take ``other``'s place in place (``t[i] = v`` on a traced value: ``t`` is now the result).
-        ``other`` is the result of a primitive applied to ``self``: a tracer of the same trace."""
-        if type(other) is not type(self) or other._trace is not self._trace:
-            raise MinimsError(
-                f"In-place write: the new value ({type(other).__name__}) does not belong to the same "
-                f"interpreter level as the Tensor written into ({type(self).__name__}). Fix: build the "
-                "result as a new Tensor (ops.select, ops.concat) instead of writing into one from "
-                "another level.")
-        for cls in type(self).__mro__:
-            for name in cls.__dict__.get("__slots__", ()):
-                if name not in ("__weakref__", "__dict__"):
-                    setattr(self, name, getattr(other, name))
+def _of_value(name):
+    return lambda self, *args: getattr(self._concrete(), name)(*args)
 
 
-# ----- the stack ----------------------------------------------------------------------------------------
+# what reads a tracer's value reads the value it stands for
+for _name in ("tolist", "item", "__array__", "__bool__", "__float__", "__int__", "__index__"):
+    setattr(Tracer, _name, _of_value(_name))
+
+
 def active_traces() -> tuple:
     return tuple(_state.stack)
 
@@ -166,9 +103,8 @@ def contexts() -> tuple:
 
 
 def context_level() -> int:
-    """The level of the innermost graph being staged, or -1 when there is none."""
-    c = _state.contexts
-    return c[-1].level if c else -1
+    """The level of the innermost graph being staged (-1: none)."""
+    return _state.contexts[-1].level if _state.contexts else -1
 
 
 def _count(change: int) -> None:
@@ -179,8 +115,7 @@ def _count(change: int) -> None:
 
 def push_trace(trace: Trace) -> Trace:
     s = _state
-    trace.level = len(s.stack)
-    trace.active = True
+    trace.level, trace.active = len(s.stack), True
     s.stack.append(trace)
     if trace.sees_every_bind:
         s.contexts.append(trace)
@@ -191,16 +126,30 @@ def push_trace(trace: Trace) -> Trace:
 def pop_trace(trace: Trace) -> None:
     """Deactivate ``trace`` and everything above it (an exception may have left those behind)."""
     s = _state
-    if trace in s.stack:
-        while s.stack:
-            top = s.stack.pop()
-            top.active = False
-            if top.sees_every_bind:
-                s.contexts.remove(top)
-            _count(-1)
-            if top is trace:
-                break
+    while trace in s.stack:
+        top = s.stack.pop()
+        top.active = False
+        if top.sees_every_bind:
+            s.contexts.remove(top)
+        _count(-1)
     trace.active = False
+
+
+# ----- the gradient mask ---------------------------------------------------------------------------------
+# While a backward pass runs a rule: which of the primitive's inputs need a gradient (entry i falsy:
+# none, e.g. the tape node's parents, None for a constant input), or None for all.  A rule may skip
+# the work for an input nobody reads (for a convolution over the data, a transposed convolution).
+class _Needed(threading.local):
+    mask: tuple | None = None
+
+
+gradient_mask = _Needed()
+
+
+def wants_grad(index: int) -> bool:
+    """True unless the running ``bprop``'s input ``index`` is known to need no gradient."""
+    mask = gradient_mask.mask
+    return mask is None or bool(mask[index])
 
 
 # ----- seam: rewriters ----------------------------------------------------------------------------------
@@ -219,28 +168,25 @@ def rewriters() -> tuple:
     return tuple(_state.rewriters)
 
 
-# ----- bind -----------------------------------------------------------------------------------------------
+# With no trace active and nothing rewriting, ``bind`` evaluates at once: what ``dispatch`` would
+# do, one frame sooner (every eager op).
 def bind(prim, *args):
     """Run ``prim`` on ``args`` under the interpreter the arguments (or the context) belong to."""
     s = _state
     if s.rewriters:
         for rewrite in tuple(s.rewriters):
-            new = rewrite(prim, args)
-            if new is not None:         # None: the arguments as they are (an observer)
-                args = new
+            args = rewrite(prim, args) or args
     elif not _active_traces:
-        return _evaluate(prim, args)        # what dispatch would do, one frame sooner (every eager op)
+        return _evaluate(prim, args)
     return dispatch(prim, args)
 
 
+# A tracer whose trace has finished (it escaped from a ``grad``, ``jit`` or ``vmap`` in a variable)
+# stands for its value if it has one, and raises if it has none (a graph's placeholder): that is
+# checked even with no trace active, so a placeholder's zeros never become a value.
 def dispatch(prim, args, below=None):
     """Run the primitive under the highest active trace among ``args`` — or the innermost graph
-    being staged (below level ``below``, if given), when that is higher — or evaluate it.
-
-    A tracer whose trace has finished (it escaped from a ``grad``, ``jit`` or ``vmap`` in a
-    variable) stands for its value if it has one, and raises if it has none (a graph's placeholder):
-    that is checked even with no trace active, so a placeholder's zeros never become a value.
-    """
+    being staged (below level ``below``, if given), when that is higher — or evaluate it."""
     if _active_traces:
         top = None
         for a in args:
@@ -261,7 +207,6 @@ def dispatch(prim, args, below=None):
 
 
 def _drop_dead_tracers(args):
-    """A tracer that escaped its (finished) trace is just its value: unwrap it."""
     out = []
     for a in args:
         while isinstance(a, Tracer) and not a._trace.active:
@@ -270,17 +215,15 @@ def _drop_dead_tracers(args):
     return tuple(out)
 
 
-# ----- the eval interpreter ---------------------------------------------------------------------------
-def _array(a):
-    """What ``impl`` receives for one argument: a Tensor's array (a finished tracer's value, and
-    never a graph placeholder's zeros: those raise), anything else as it is."""
-    if type(a) is Tensor:
-        return a._data
+# ----- the eval interpreter -----------------------------------------------------------------------------
+def array_of(a):
+    """What ``impl`` receives for a Tensor argument: its array (a finished tracer's value, never a
+    placeholder's zeros: those raise)."""
     while isinstance(a, Tracer):
         if a._trace.active:         # a live tracer of another thread's level: its value
             return a._concrete()._data
         a = a._primal_value()
-    return a._data if isinstance(a, Tensor) else a
+    return a._data
 
 
 #: What NumPy raises from inside an ``impl``: turned into the primitive's own error.
@@ -288,13 +231,13 @@ NUMPY_FAILURES = (ValueError, TypeError, IndexError, ZeroDivisionError, Overflow
                   np.exceptions.AxisError)
 
 
+# The hot path of every eager op: a loop rather than a list comprehension, which costs a frame of
+# its own in Python 3.11.
 def evaluate(prim, args):
-    """The eval interpreter: run ``prim.impl`` on NumPy arrays and wrap the result in Tensors.
-    (The hot path of every eager op: a loop rather than a list comprehension, which costs a frame
-    of its own in Python 3.11.)"""
+    """The eval interpreter: run ``prim.impl`` on NumPy arrays and wrap the result in Tensors."""
     arrays = []
     for a in args:
-        arrays.append(a._data if type(a) is Tensor else _array(a) if isinstance(a, Tensor) else a)
+        arrays.append(a._data if type(a) is Tensor else array_of(a) if isinstance(a, Tensor) else a)
     try:
         out = prim.impl(*arrays)
     except MinimsError:
@@ -308,43 +251,25 @@ def evaluate(prim, args):
     return wrap(out)
 
 
-def arrays_of(args) -> list:
-    """What ``impl`` receives for ``args`` (see ``_array``)."""
-    return [a._data if type(a) is Tensor else _array(a) if isinstance(a, Tensor) else a for a in args]
-
-
 _evaluate = evaluate        # what ``dispatch`` runs at the bottom; ``set_evaluator`` replaces it
 
 
 def set_evaluator(fn) -> None:
-    """Seam: run ``fn(prim, args)`` instead of ``evaluate`` at the bottom of the stack (None:
-    ``evaluate``)."""
+    """Seam: run ``fn(prim, args)`` instead of ``evaluate`` at the bottom (None: ``evaluate``)."""
     global _evaluate
     _evaluate = evaluate if fn is None else fn
 
 
 def evaluator():
-    """What ``dispatch`` runs at the bottom of the stack: ``evaluate``, or its replacement."""
     return _evaluate
 
 
 def wrap(out):
-    """``impl``'s result as Tensors: an array, or a (nested) tuple of them (a compiled graph's
-    outputs and residuals: the common case is tested first, without a call per element)."""
-    if type(out) is np.ndarray:
-        t = _new(Tensor)
-        t._data = out
-        return t
-    if isinstance(out, tuple):
-        return tuple([_wrap_array(o) if type(o) is np.ndarray else wrap(o) for o in out])
+    """``impl``'s result as Tensors: an array, or a (nested) tuple of them."""
     if isinstance(out, (np.ndarray, np.generic)):
         t = _new(Tensor)
-        t._data = np.asarray(out)
+        t._data = out if type(out) is np.ndarray else np.asarray(out)
         return t
+    if isinstance(out, tuple):          # a compiled graph's outputs and residuals
+        return tuple([Tensor._make(o) if type(o) is np.ndarray else wrap(o) for o in out])
     return out
-
-
-def _wrap_array(a):
-    t = _new(Tensor)
-    t._data = a
-    return t

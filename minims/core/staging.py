@@ -1,35 +1,54 @@
 """The staging interpreter: run a function once on placeholders and record a graph.
 
-``trace_to_graph(fn, args)`` pushes a ``StagingTrace`` and calls ``fn`` with ``StagingTracer``
-placeholders.  Each primitive applied to a placeholder becomes an equation; its output type is
-found by running the primitive's NumPy ``impl`` on zeros of the right shapes (or the primitive's
-``abstract_eval`` where running it would have side effects), so the same argument checks and shape
-errors as in PyNative happen while tracing.
-
-The trace is found by context (``Trace.sees_every_bind``): it sees every ``bind`` no higher level
-claims.  What it needs no equation for — a pure primitive of known values, a constant — it hands
-back down, so it is computed now, once (partial evaluation: the known part runs, the rest is
-staged).  A primitive with an effect or a random draw is recorded even without a placeholder among
-its inputs, since it must happen each time the graph runs.
-
-Values of outer levels that the function closes over (an outer gradient level's tracer) become
-*implicit inputs* of the graph.  Python control flow on Python values is simply run (specialised at
-trace time); asking a placeholder for its value (``if x > 0:``) is a ``StaticGraphError`` that
-names the line.  ``minims.graph.tracing`` extends the trace with what compiling a MindSpore
-function needs on top (Parameters as inputs and their writes, Cell attributes, Bool masks).
+``trace_to_graph(fn, args)`` calls ``fn`` with placeholders (``StagingTracer``); each primitive
+applied to one becomes an equation, typed by running ``impl`` (or ``abstract_eval``) on zeros, so
+the same checks and shape errors as in PyNative happen while tracing.  The trace is found by context
+(``Trace.sees_every_bind``): it sees every ``bind`` no higher level claims, hands back down what
+needs no equation — a pure primitive of known values is computed now, once (partial evaluation) —
+and records an effect or a random draw even without a placeholder among its inputs.  Values of
+outer levels the function closes over become *implicit inputs*.  Python control flow on Python
+values simply runs; asking a placeholder for its value (``if x > 0:``) is a ``StaticGraphError``.
+``minims.graph.tracing`` adds what compiling a MindSpore function needs (Parameters as inputs,
+their writes, Cell attributes, Bool masks).
 """
 from __future__ import annotations
+
+import linecache
+import os
+import re
+import sys
 
 import numpy as np
 
 from . import dtype as mstype
-from .errors import MinimsError, user_location
 from .ir import Equation, Graph, Literal, Var
-from .stack import Trace, Tracer, bind, contexts, dispatch, pop_trace, push_trace
+from .stack import MinimsError, Trace, Tracer, bind, contexts, dispatch, pop_trace, push_trace
 from .tensor import Tensor
 
 __all__ = ["StagingTrace", "StagingTracer", "StaticGraphError", "trace_to_graph", "rebuild", "interpret",
-           "compiling"]
+           "compiling", "user_location", "file_label"]
+
+
+_MINIMS_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
+# The files IPython compiles a notebook cell into (ipykernel: /tmp/ipykernel_<pid>/<hash of the code>.py;
+# plain IPython: <ipython-input-<n>-<hash>>): their names change with the cell's text and the process.
+_NOTEBOOK_CELL = re.compile(r"(^|[\\/])ipykernel_\d+[\\/]\d+\.py$|^<ipython-input-")
+
+
+def file_label(filename: str) -> str:
+    """How an error names a file: its base name, or "a notebook cell" for a cell's code."""
+    return "a notebook cell" if _NOTEBOOK_CELL.search(filename) else os.path.basename(filename)
+
+
+def user_location() -> str:
+    """``file, line N, in function: source`` of the innermost frame outside minims (the user's code)."""
+    frame = sys._getframe(1)
+    while frame is not None:
+        if not os.path.abspath(frame.f_code.co_filename).startswith(_MINIMS_DIR):
+            source = linecache.getline(frame.f_code.co_filename, frame.f_lineno).strip()
+            return f"{file_label(frame.f_code.co_filename)}, line {frame.f_lineno}, in {frame.f_code.co_name}: {source}"
+        frame = frame.f_back
+    return "(unknown location)"
 
 
 class StaticGraphError(MinimsError, RuntimeError):
@@ -44,9 +63,8 @@ class StagingTracer(Tracer):
     def _primal_value(self):
         if not self._trace.active:
             raise StaticGraphError(
-                f"A placeholder of the finished graph '{self._trace.name}' ({self._var!r}) was used "
-                "after compilation: it has no value. Fix: return it from the compiled function instead "
-                "of keeping it in a variable outside.")
+                f"A placeholder of the finished graph '{self._trace.name}' ({self._var!r}) was used after "
+                "compilation: it has no value. Fix: return it from the compiled function instead.")
         raise StaticGraphError(
             f"Graph mode cannot read the value of a Tensor while compiling '{self._trace.name}' "
             f"({self._var!r}: {self._var.type}), at {user_location()}. minims compiles by running the "
@@ -67,20 +85,15 @@ class StagingTrace(Trace):
     """Records equations for one graph."""
 
     sees_every_bind = True
-    #: False for a trace that stages only part of a computation while computing the rest at once
-    #: (``linearize``'s tangents): hooks and the like then act as they do outside a graph.
+    #: False for a trace that stages only part of a computation, computing the rest at once
+    #: (``linearize``'s tangents): hooks then act as they do outside a graph.
     compiles = True
 
     def __init__(self, name: str):
-        self.name = name
-        self.counter = 0
-        self.inputs: list[Var] = []
-        self.equations: list[Equation] = []
-        self.implicit_objs: list = []
-        self.implicit_vars: list[Var] = []
-        self._implicit_by_id: dict = {}
+        self.name, self.counter = name, 0
+        self.inputs, self.equations = [], []            # Vars; Equations
+        self.implicit_objs, self.implicit_vars, self._implicit_by_id = [], [], {}
 
-    # ----- values -----------------------------------------------------------------------------
     def _new_var(self, shape, dtype) -> Var:
         v = Var(self.counter, shape, dtype)
         self.counter += 1
@@ -88,9 +101,7 @@ class StagingTrace(Trace):
 
     def _tracer(self, var: Var, abstract: np.ndarray) -> StagingTracer:
         t = object.__new__(StagingTracer)
-        t._data = abstract
-        t._trace = self
-        t._var = var
+        t._data, t._trace, t._var = abstract, self, var
         return t
 
     def new_input(self, like: Tensor) -> StagingTracer:
@@ -154,7 +165,6 @@ class StagingTrace(Trace):
         tracers = tuple(self._tracer(v, np.asarray(o)) for v, o in zip(out_vars, outs))
         return tracers if multiple else tracers[0]
 
-    # ----- result -----------------------------------------------------------------------------
     def finish(self, out, n_explicit: int) -> Graph:
         flat = []
         tree = structure(out, self, flat)
@@ -166,8 +176,7 @@ class StagingTrace(Trace):
         return isinstance(o, Tensor)
 
     def close(self) -> None:
-        """Drop the tables that hold the trace's own tracers, which point back at it: emptied, the
-        finished trace is freed by reference counting instead of waiting for the cyclic GC."""
+        """Empty the tables that hold the trace's tracers, which point back at it (no cycle left)."""
         self._implicit_by_id.clear()
 
 
@@ -214,11 +223,9 @@ def trace_to_graph(fn, args, name: str | None = None, trace: StagingTrace | None
 
 
 def interpret(graph: Graph, args, effects: bool = True, env: dict | None = None):
-    """The graph interpreter: run ``graph``'s equations again with ``bind`` on ``args``, under whatever
-    interpreters are active — what every transforming interpreter does with a compiled call.  Not
-    ``effects``: an equation with an effect passes its inputs through instead of running (a
-    backward graph replays the computation, not its prints).  ``env``: a dict that keeps every value
-    (by Var index)."""
+    """The graph interpreter: ``graph``'s equations run again with ``bind`` on ``args``, under whatever
+    interpreters are active.  Not ``effects``: an equation with an effect passes its inputs through
+    (a backward graph replays the computation, not its prints).  ``env`` keeps every value."""
     env = {} if env is None else env
     for v, a in zip(graph.inputs, args):
         env[v.index] = a

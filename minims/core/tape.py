@@ -1,41 +1,32 @@
 """A gradient level: the tape interpreter and its backward pass (reverse mode).
 
-``grad`` pushes one ``TapeTrace`` on the interpreter stack.  While the function runs, every
-primitive applied to one of this level's tracers is evaluated by the interpreters *below* (so outer
-gradient levels record it too) and written onto this level's tape as a ``Node``.
-
-The backward pass walks the tape in reverse and calls each primitive's ``bprop`` with the
-*primal* values (the values of the levels below).  By then this level has left the stack, so the
-backward computation itself is recorded by the outer levels: that is the whole of higher-order
-differentiation.  When ``backward`` returns, the tape is dropped.
-
-Two seams let the layers above in (``seams.py``): a primitive with a ``record_node`` method records
-itself (a compiled graph keeps its residuals), and ``set_rule_runner`` runs the rules that need
-more than a call (a user's rule has its result checked; ``check_nan`` names the rule running).
+``vjp`` pushes one ``TapeTrace``.  While the function runs, every primitive applied to one of this
+level's tracers is evaluated by the interpreters *below* (so outer levels record it too) and written
+onto this level's tape as a ``Node``.  The backward pass walks the tape in reverse and calls each
+``bprop`` with the *primal* values.  By then this level has left the stack, so the backward
+computation itself is recorded by the outer levels: that is the whole of higher-order
+differentiation.  Two seams (``core/__init__.py``): a primitive with ``record_node`` records itself (a
+compiled graph keeps its residuals), and ``set_rule_runner`` runs the rules that need more than a
+call (a user's rule has its result checked; ``check_nan`` names the rule running).
 """
 from __future__ import annotations
 
 from . import prims
-from .primitive import gradient_mask
-from .stack import Trace, Tracer, dispatch, evaluator, pop_trace, push_trace
+from .stack import Trace, Tracer, dispatch, evaluator, gradient_mask, pop_trace, push_trace
 from .tensor import Tensor
 
 __all__ = ["TapeTrace", "TapeTracer", "Node", "vjp", "grad", "set_rule_runner"]
 
 
 class Node:
-    """One recorded primitive application (or a leaf, when ``prim`` is None)."""
+    """One recorded application (a leaf when ``prim`` is None): the primitive, its primal arguments,
+    its parents (per argument the (node, output index) it came from at this level, None for a
+    constant — not the tracer, which ``t[i] = v`` may change), its primal output, its cotangents."""
 
     __slots__ = ("prim", "args", "parents", "out", "cot")
 
     def __init__(self, prim, args, parents, out):
-        self.prim = prim          # the primitive (anything with ``bprop``), None for an input
-        self.args = args          # primal arguments, as the levels below see them
-        # per argument: (node, output index) it came from at this level, or None for a constant; not the
-        # tracer object itself, which an in-place write (t[i] = v) may turn into another value later
-        self.parents = parents
-        self.out = out            # primal output (a value or a tuple of values)
-        self.cot = None           # accumulated cotangents, one slot per output
+        self.prim, self.args, self.parents, self.out, self.cot = prim, args, parents, out, None
 
 
 class TapeTracer(Tracer):
@@ -60,11 +51,7 @@ _new = object.__new__
 
 def _box(trace, primal, node, index):
     t = _new(TapeTracer)
-    t._data = primal._data
-    t._primal = primal
-    t._trace = trace
-    t._node = node
-    t._index = index
+    t._data, t._primal, t._trace, t._node, t._index = primal._data, primal, trace, node, index
     return t
 
 
@@ -74,25 +61,22 @@ class TapeTrace(Trace):
     def __init__(self):
         self.tape: list[Node] = []
 
-    # ----- forward ----------------------------------------------------------------------------
     def new_input(self, value: Tensor) -> TapeTracer:
         """A leaf tracer: a function input or a lent weight."""
         return _box(self, value, Node(None, (), (), value), None)
 
+    # The hot path of every op under grad.  A constant Tensor (a Parameter too) is kept as it is now:
+    # a later t[i] = v or assignment gives it a new array, and the rule must see the value read here.
+    # Primals that are tracers of a level below go down the stack; otherwise they are evaluated.
     def process(self, prim, args):
-        # the hot path of every op under grad: no helper calls for the common single-output case
         if prim.record_node is not None:
             return prim.record_node(self, args)     # seam: the primitive records its own node
-        primals = []
-        parents = []
-        below = False           # is a primal a tracer of a level below? else they are evaluated
+        primals, parents, below = [], [], False
         for a in args:
             if type(a) is TapeTracer and a._trace is self:
                 a, parent = a._primal, (a._node, a._index)
             else:
                 parent = None
-                # a constant Tensor (a Parameter too) is kept as it is now: a later t[i] = v or
-                # assignment gives it a new array, and the rule must see the value this op read
                 if isinstance(a, Tensor) and not isinstance(a, Tracer):
                     c = _new(Tensor)
                     c._data = a._data
@@ -102,25 +86,11 @@ class TapeTrace(Trace):
             primals.append(a)
             parents.append(parent)
         out = dispatch(prim, primals) if below else evaluator()(prim, primals)
-        if not prim.differentiable:
-            return out
-        return self.add_node(prim, primals, parents, out)
-
-    def unbox(self, args):
-        """``(primals, parents)`` of ``args`` at this level (``process`` does the same, inline)."""
-        primals, parents = [], []
-        for a in args:
-            own = self.owns(a)
-            if not own and isinstance(a, Tensor) and not isinstance(a, Tracer):
-                a = Tensor._make(a._data)       # a constant, kept as it is now
-            primals.append(a._primal if own else a)
-            parents.append((a._node, a._index) if own else None)
-        return primals, parents
+        return self.add_node(prim, primals, parents, out) if prim.differentiable else out
 
     def add_node(self, rule, primals, parents, out):
         """Record ``out = rule(*primals)`` and return ``out`` as this level's tracers."""
-        node = _new(Node)
-        node.prim, node.args, node.parents, node.out, node.cot = rule, primals, parents, out, None
+        node = Node(rule, primals, parents, out)
         self.tape.append(node)
         if isinstance(out, tuple):
             return tuple(_box(self, o, node, i) if isinstance(o, Tensor) else o for i, o in enumerate(out))
@@ -133,40 +103,24 @@ class TapeTrace(Trace):
         """``value`` without this level's tracer (what the levels below see)."""
         return value._primal if self.owns(value) else value
 
-    # ----- backward ---------------------------------------------------------------------------
+    # Runs after this level left the stack, so the outer levels record the rules' operations.  The tape
+    # is freed as the pass goes, unless ``keep`` (a ``vjp_fn`` may be called again).  The mask is set
+    # once per rule that asks (no save/restore per call: a nested backward pass restores it).
     def backward(self, outputs, sens, keep: bool = False) -> None:
-        """Propagate cotangents ``sens`` from ``outputs`` (this level's tracers) to the leaves.
-
-        Must run after this level left the stack, so that the rules' own operations are
-        recorded by the outer levels.  Leaves keep their cotangent in ``leaf_cotangent``.
-        The tape is freed node by node as the pass goes, unless ``keep`` (``vjp``'s ``vjp_fn``,
-        which may be called again with other cotangents).
-        """
+        """Propagate cotangents ``sens`` from ``outputs`` (this level's tracers) to the leaves."""
         for out, s in zip(outputs, sens):
             if self.owns(out) and s is not None:
                 _accumulate(out._node, out._index, s)
         tape = self.tape
         if not keep:
             self.tape = []
-        runner, every = _runner, _runner_for_every_rule
-        # the mask wants_grad() reads is set once per rule, with no save/restore around each call:
-        # a rule that runs a backward pass of its own gets the mask back when that pass ends
-        outer_mask = gradient_mask.mask
+        runner, every, outer_mask = _runner, _runner_for_every_rule, gradient_mask.mask
         try:
             for node in reversed(tape):
-                cot = node.cot
+                cot, node.cot, prim = node.cot, None, node.prim
                 if cot is None:
                     continue
-                node.cot = None
-                prim = node.prim
-                if isinstance(node.out, tuple):
-                    missing = None if prim.takes_missing_cotangents else _zeros_for
-                    dout = tuple(c if c is not None or missing is None else missing(o)
-                                 for c, o in zip(cot, node.out))
-                else:
-                    dout = cot[0]
-                # only rules that ask wants_grad() get a mask: the parents themselves (None for an
-                # input that is a constant at this level)
+                dout = _douts(node, cot) if isinstance(node.out, tuple) else cot[0]
                 gradient_mask.mask = node.parents if prim.skips_unneeded_grads else None
                 if runner is not None and (every or prim.checks_rule_results):
                     grads = runner(node, dout)
@@ -174,30 +128,31 @@ class TapeTrace(Trace):
                     grads = prim.bprop(*node.args, node.out, dout)
                 for parent, g in zip(node.parents, grads):
                     if parent is not None and g is not None:
-                        target, index = parent
-                        if index is None and target.cot is None:
-                            target.cot = [g]            # the common case of _accumulate, inline
+                        if parent[1] is None and parent[0].cot is None:
+                            parent[0].cot = [g]         # the common case of _accumulate, inline
                         else:
-                            _accumulate(target, index, g)
+                            _accumulate(parent[0], parent[1], g)
                 if not keep:
                     node.args = node.parents = node.out = None      # free memory as we go
         finally:
             gradient_mask.mask = outer_mask
 
     @staticmethod
-    def take_leaf_cotangent(tracer: TapeTracer):
-        """The leaf's cotangent, which is then cleared (for a tape that is run again)."""
-        cot, tracer._node.cot = tracer._node.cot, None
-        return None if cot is None else cot[0]
-
-    @staticmethod
-    def leaf_cotangent(tracer: TapeTracer):
+    def leaf_cotangent(tracer: TapeTracer, clear: bool = False):
+        """The leaf's cotangent (``clear``: then cleared, for a tape that is run again)."""
         cot = tracer._node.cot
+        if clear:
+            tracer._node.cot = None
         return None if cot is None else cot[0]
 
 
-def _zeros_for(value):
-    return prims.zeros_like(value) if isinstance(value, Tensor) else None
+def _douts(node, cot) -> tuple:
+    """The cotangents of a node with several outputs: zeros for those none reached, unless its rule
+    takes None for them (``takes_missing_cotangents``)."""
+    if node.prim.takes_missing_cotangents:
+        return tuple(cot)
+    return tuple(c if c is not None or not isinstance(o, Tensor) else prims.zeros_like(o)
+                 for c, o in zip(cot, node.out))
 
 
 def _accumulate(node: Node, index, g) -> None:
@@ -223,10 +178,9 @@ def set_rule_runner(fn, for_every_rule: bool = False) -> None:
 
 # ----- reverse mode, as functions --------------------------------------------------------------------
 def vjp(fn, primals, positions=None):
-    """``(fn(*primals), vjp_fn)``: ``vjp_fn(*cotangents)`` gives the gradients of the inputs at
-    ``positions`` (all by default; zeros where no cotangent reached one), one cotangent per output
-    (None for an output that gets none).  The steps every gradient in minims takes (MindSpore's
-    ``grad``, with its options, is built on them in ``minims.autodiff.grad_api``)."""
+    """``(fn(*primals), vjp_fn)``: ``vjp_fn(*cotangents)`` (one per output, None for none) gives the
+    gradients of the inputs at ``positions`` (all by default).  MindSpore's ``grad``, with its
+    options, takes the same steps (``minims.autodiff.grad_api``)."""
     positions = tuple(range(len(primals))) if positions is None else tuple(positions)
     trace = push_trace(TapeTrace())
     try:
@@ -240,7 +194,7 @@ def vjp(fn, primals, positions=None):
 
     def vjp_fn(*cotangents):
         trace.backward(outs, cotangents, keep=True)
-        grads = [trace.take_leaf_cotangent(args[p]) for p in positions]
+        grads = [trace.leaf_cotangent(args[p], clear=True) for p in positions]
         return tuple(prims.zeros_like(primals[p]) if g is None else g for p, g in zip(positions, grads))
     value = tuple(trace.primal_of(o) for o in outs) if isinstance(out, tuple) else trace.primal_of(out)
     return value, vjp_fn

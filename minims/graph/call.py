@@ -19,8 +19,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core.stack import NUMPY_FAILURES, Tracer, arrays_of, bind, dispatch, evaluate, evaluator, rewriters, wrap
-from ..core.errors import MinimsError
+from ..core.stack import NUMPY_FAILURES, Tracer, array_of, bind, dispatch, evaluate, evaluator, rewriters, wrap
+from ..core.tensor import Tensor
+from ..core.stack import MinimsError
 from ..core.primitive import Primitive, wants_grad
 from .executor import Plan
 from ..core.ir import Graph, Var
@@ -87,7 +88,7 @@ class GraphCall(Primitive):
         the forward graph that also returns the residuals, and the node's rule runs only the backward
         equations on them (``residuals.py``).  Where the graph cannot be split, one node of the call
         itself, whose ``bprop`` replays the graph."""
-        primals, parents = trace.unbox(args)
+        primals, parents = _unbox(trace, args)
         positions = tuple(i for i, p in enumerate(parents) if p is not None)
         entry = self._split_entry(positions) if positions else None
         if entry is None:
@@ -205,8 +206,22 @@ def _evaluates_directly(args) -> bool:
 def _evaluate_arrays(prim, args):
     """``prim.impl`` on the arguments' arrays, its result as NumPy returned it (not wrapped)."""
     try:
-        return prim.impl(*arrays_of(args))
+        return prim.impl(*[a._data if type(a) is Tensor else array_of(a) if isinstance(a, Tensor) else a
+                           for a in args])
     except MinimsError:
         raise
     except NUMPY_FAILURES as exc:
         raise prim.failure(exc, args) from None
+
+
+def _unbox(trace, args):
+    """``(primals, parents)`` of ``args`` on the gradient level ``trace`` (as its ``process`` finds
+    them: a constant Tensor kept as it is now)."""
+    primals, parents = [], []
+    for a in args:
+        own = trace.owns(a)
+        if not own and isinstance(a, Tensor) and not isinstance(a, Tracer):
+            a = Tensor._make(a._data)
+        primals.append(a._primal if own else a)
+        parents.append((a._node, a._index) if own else None)
+    return primals, parents

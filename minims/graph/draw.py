@@ -36,7 +36,7 @@ from __future__ import annotations
 import io
 
 from ..core.ir import Graph, Var
-from ..core.seams import install
+from ..core import install
 
 try:        # matplotlib is an optional dependency (the ``notebooks`` extra)
     import matplotlib

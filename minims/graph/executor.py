@@ -28,7 +28,7 @@ import numpy as np
 from .. import fast
 from ..tensors import undo
 from ..interpreters import nan_check
-from ..core.errors import MinimsError
+from ..core.stack import MinimsError
 from ..tracebacks import explained
 from ..core.ir import Graph, Var
 

@@ -22,6 +22,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..core.tensor import Tensor
+from .rewriting import rewritten
 from ..core.ir import Graph, Literal, Var
 
 __all__ = ["simplify_algebra"]
@@ -115,4 +116,4 @@ def simplify_algebra(graph: Graph) -> Graph:
         kept.append(current)
         for v in eq.outs:
             producer[v.index] = current
-    return graph.rewritten(kept, mapping, "algebraic simplification", rewritten)
+    return rewritten(graph, kept, mapping, "algebraic simplification", rewritten)

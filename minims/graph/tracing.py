@@ -23,7 +23,9 @@ import weakref
 import numpy as np
 
 from ..core import stack
-from ..core.errors import MinimsError, user_location, user_stacklevel  # noqa: F401 - re-exported
+from ..core.stack import MinimsError
+from ..core.staging import user_location  # noqa: F401 - re-exported
+from ..tracebacks import user_stacklevel  # noqa: F401 - re-exported
 from ..core.ir import Graph, Var
 from ..core.stack import Tracer
 from ..core.staging import StagingTrace, StagingTracer, StaticGraphError, compiling, rebuild, structure

@@ -37,7 +37,7 @@ import numpy as np
 from .. import context
 from . import running_cells
 from ..core import stack
-from ..core.errors import MinimsError
+from ..core.stack import MinimsError
 from ..core.tensor import Tensor
 from ..tensors.convert import describe as _describe
 

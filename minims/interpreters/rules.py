@@ -11,7 +11,7 @@ rule runs here, so that a NaN found while it runs names it (``nan_check.current_
 from __future__ import annotations
 
 from ..core import tape
-from ..core.errors import MinimsError
+from ..core.stack import MinimsError
 from ..core.tensor import Tensor
 from . import nan_check
 

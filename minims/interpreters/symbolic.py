@@ -34,7 +34,7 @@ from sympy.logic.boolalg import Boolean
 from .. import dtype as mstype
 from ..core.tensor import Tensor
 from ..core.primitive import has_rule
-from ..core.errors import MinimsError
+from ..core.stack import MinimsError
 from ..core.stack import Trace, Tracer, pop_trace, push_trace
 
 __all__ = ["SymbolicTrace", "SymbolicTracer", "SymbolicEscapeError", "symbols_like", "symbolic_call",

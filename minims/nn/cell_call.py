@@ -18,7 +18,7 @@ from ..interpreters import running_cells
 from ..tensors import undo
 from ..tensors.parameter import Parameter
 from ..graph.jit import JitFunction
-from ..core.errors import MinimsError
+from ..core.stack import MinimsError
 from ..core.stack import Tracer, bind
 from ..core.tensor import Tensor
 from ..tensors.convert import _describe

@@ -17,12 +17,11 @@ from .. import dtype as mstype
 from ..tensors.memory import check_allocation
 from ..core.tensor import Tensor
 from ..tensors.convert import _describe
-from ..core.errors import MinimsError
+from ..core.stack import MinimsError
 from ..core.stack import Tracer, bind
 from ..core.primitive import Primitive
-from ..core.prims import (BroadcastTo, Cast, InexactIntegerGradient, OnesLike, Reshape, Transpose, ZerosLike,
-                          _Linear)
-from ..core.seams import install
+from ..core.prims import BroadcastTo, Cast, OnesLike, Reshape, Transpose, ZerosLike, _Linear
+from ..core import install
 from . import batch_rules, tangents as T
 from .index_operands import (CompiledShapeChanged, Slot, check_in_range, concrete_index_array, fill,
                              has_int_array, has_mask, mask_shape, split_index)
@@ -105,11 +104,43 @@ def _cast_call(self, x, dtype):
     return bind(self, x, mstype.require_dtype(dtype, "Cast"))
 
 
+def _cast_sympy(self, x, dt):
+    """Bool -> number: ``Piecewise((1, cond), (0, True))``; number -> Bool: ``Ne(x, 0)``;
+    float -> int truncates toward zero; otherwise the expression is unchanged."""
+    def convert(e):
+        is_bool = isinstance(e, sympy.logic.boolalg.Boolean) and not isinstance(e, sympy.Expr)
+        if dt.kind == "bool":
+            return e if is_bool else sympy.Ne(e, 0)
+        if is_bool:
+            return sympy.Piecewise((1, e), (0, True))
+        if dt.kind == "int" and not e.is_integer:
+            return sympy.Piecewise((sympy.floor(e), e >= 0), (sympy.ceiling(e), True))
+        return e
+    return np.frompyfunc(convert, 1, 1)(x)
+
+
+class InexactIntegerGradient(MinimsError, RuntimeError):
+    """A gradient or tangent that is not a whole number would be rounded into an integer dtype."""
+
+
+def _cast_impl(self, x, dt):
+    out = x.astype(dt.np_dtype, copy=False)
+    if getattr(self, "exact", False) and x.dtype.kind == "f" and not np.array_equal(out, x):
+        bad = x[out != x]
+        raise InexactIntegerGradient(
+            f"A gradient (or tangent) flows into an integer Tensor ({dt}), but it is not a whole "
+            f"number: {bad[:4].tolist()}{' ...' if bad.size > 4 else ''}; an {dt} cannot hold it "
+            "(MindSpore 2.10 silently truncates it). Fix: differentiate with respect to float "
+            "Tensors only: pass x.astype(mindspore.float32), or leave the integer input out of "
+            "grad_position.")
+    return out
+
+
 install(_Linear, takes_booleans=True)
 install(Reshape, __call__=_reshape_call, explain_failure=_reshape_failure)
 install(Transpose, __call__=_transpose_call)
 install(BroadcastTo, __call__=_broadcast_to_call, explain_failure=_broadcast_to_failure)
-install(Cast, __call__=_cast_call)
+install(Cast, __call__=_cast_call, sympy=_cast_sympy, impl=_cast_impl)
 
 
 class ExpandDims(_ArrayPrimitive):

@@ -26,9 +26,9 @@ from __future__ import annotations
 
 import re
 
-from ..core.errors import MinimsError
+from ..core.stack import MinimsError
 from ..core.primitive import NoGradientRule, NoJvpRule, Primitive, gradient_mask, has_rule, wants_grad
-from ..core.seams import install
+from ..core import install
 from ..tensors.convert import describe, describe_args
 from ..tensors.memory import TensorTooLarge
 from ..tracebacks import explained

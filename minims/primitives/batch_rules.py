@@ -12,15 +12,17 @@ axis, which NumPy-style broadcasting and the primitives' own batch dimensions al
 from __future__ import annotations
 
 from . import functional as ops
-from ..core.batching import BatchTrace, BatchTracer
-from ..core.errors import MinimsError
+import numpy as np
+
+from ..core.batching import BatchTrace, BatchTracer, example_zeros
+from ..core.stack import MinimsError
 from ..core.prims import batch_elementwise as elementwise, batch_unary as unary, front, move_to_front  # noqa: F401
-from ..core.seams import install
+from ..core import install
 from ..core.stack import Tracer, bind
 from ..core.tensor import Tensor
 
 __all__ = ["elementwise", "unary", "front", "batch_axis_shifted", "merged_into_first_axis", "loop", "example",
-           "every_example", "known_examples", "move_to_front"]
+           "every_example", "known_examples", "no_examples", "move_to_front"]
 
 
 def example(value, dim, i):
@@ -59,7 +61,28 @@ def known_examples(value):
         return None
 
 
-install(BatchTrace, fallback=staticmethod(loop))
+def no_examples(prim, values, dims):
+    """The primitive on an empty batch: empty results, shaped like its output on one example.  The
+    types come from the primitive's output types on zeros standing for an example (as a graph being
+    staged finds them): with no example there is nothing to compute, so no rule and no ``impl``
+    runs (a rule's arithmetic on an empty batch may not even be defined: a reshape with -1)."""
+    arrays = [example_zeros(v, d) if d is not None else (v._data if isinstance(v, Tensor) else v)
+              for v, d in zip(values, dims)]
+    out = prim.output_types(arrays, values)
+
+    def empty(o):
+        return Tensor._make(np.zeros((0,) + o.shape, o.dtype))
+    if isinstance(out, tuple):
+        return tuple(empty(o) for o in out), (0,) * len(out)
+    return empty(out), 0
+
+
+
+def _fallback(prim, values, dims, size):
+    return no_examples(prim, values, dims) if size == 0 else loop(prim, values, dims, size)
+
+
+install(BatchTrace, fallback=staticmethod(_fallback))
 
 
 def batch_axis_shifted(axis, rank):

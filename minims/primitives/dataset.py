@@ -8,7 +8,7 @@ that fails, to show where PyNative mode reports the failure.
 from __future__ import annotations
 
 from ..dtype import DType
-from ..core.errors import MinimsError
+from ..core.stack import MinimsError
 from ..core.primitive import Primitive
 
 

@@ -18,12 +18,105 @@ from . import linalg as _lin
 from . import math as _math
 from . import reduce as _red
 from . import state as _state
-from ..core.errors import MinimsError
+from ..core.stack import MinimsError
 from ..core.stack import Tracer
 from .operands import normalize_axis
 from ..core.tensor import Tensor
 from ..tensors.convert import _describe
 from . import views
+from ..core.primitive import Primitive
+from ..core.prims import _Binary, _Unary
+from ..core import install
+from ..core.stack import bind
+from ..tensors.convert import describe, describe_args
+from .operands import as_operand, binary_operands
+
+
+# ----- MindSpore's calling convention for the elementwise primitives ------------------------------------
+# Installed on the core's bases (``minims.core.prims._Binary``, ``_Unary``), whose rows ``Add`` ...
+# ``Cos`` are, and on which ``math.py`` builds the rest: ``ops.Mul()(x, 2.0)``, ``ops.sin(x)`` and
+# ``x * y`` all come here first.
+_MISSING = object()      # default of an input that was not passed (for the arity message)
+
+
+def arity_error(prim, names, args):
+    """A Primitive called with the wrong number of inputs (TypeError, as Python and MindSpore)."""
+    got = [a for a in args if a is not _MISSING]
+    return TypeError(
+        f"{prim.name} takes {len(names)} input{'s' if len(names) != 1 else ''} ({', '.join(names)}), but "
+        f"was called with {len(got)}{': ' + describe_args(got) if got else ''}. "
+        f"Fix: ops.{type(prim).__name__}()({', '.join(names)})."
+    )
+
+
+# ----- MindSpore's calling convention, on the core's bases -------------------------------------------
+def _binary_call(self, x=_MISSING, y=_MISSING, *extra):
+    if y is _MISSING or extra:
+        raise arity_error(self, ("x", "y"), (x, y) + extra)
+    if isinstance(x, Tensor) and isinstance(y, Tensor):
+        dt = x._data.dtype
+        if dt is y._data.dtype and (dt.kind == "f" or not self.float_result):
+            return bind(self, x, y)     # binary_operands' first case, without its frame
+    x, y = binary_operands(self, x, y, self.float_result)
+    return bind(self, x, y)
+
+
+def _binary_failure(self, exc, args):
+    if "broadcast" in str(exc):
+        shapes = [list(getattr(a, "shape", ())) for a in args]
+        return ValueError(
+            f"{self.name}: the shapes {shapes[0]} and {shapes[1]} cannot be broadcast together: "
+            "aligned from the right, each pair of dimensions must be equal or contain a 1. "
+            "Fix: reshape or expand_dims one operand.")
+    return Primitive.explain_failure(self, exc, args)
+
+
+def _unary_call(self, x=_MISSING, *extra):
+    if x is _MISSING or extra:
+        raise arity_error(self, ("x",), (x,) + extra)
+    if not isinstance(x, Tensor):
+        as_operand(self.name, x, "x")            # the message for arrays, lists and other types
+        # a Python number too: TypeError, as MindSpore ("Failed calling Sin with Sin()(input=float)")
+        raise TypeError(f"{self.name}: input 'x' must be a Tensor, but got {describe(x)}. Fix: "
+                        f"wrap the number, Tensor({x!r}).")
+    if self.float_only and x._data.dtype.kind != "f" and not x.dtype.is_float:   # (a float array: no lookup)
+        x = cast(x, mstype.float32)
+    return bind(self, x)
+
+
+install(_Binary, __call__=_binary_call, explain_failure=_binary_failure, float_result=False)
+install(_Unary, __call__=_unary_call, float_only=False)
+
+
+# ----- in-place writes: a Tensor takes the value of the write applied to it -----------------------------
+def _tracer_becomes(self, other) -> None:
+    """Take ``other``'s place in place (``t[i] = v`` on a traced value: ``t`` is now the result).
+    ``other`` is the result of a primitive applied to ``self``: a tracer of the same trace."""
+    if type(other) is not type(self) or other._trace is not self._trace:
+        raise MinimsError(
+            f"In-place write: the new value ({type(other).__name__}) does not belong to the same "
+            f"interpreter level as the Tensor written into ({type(self).__name__}). Fix: build the "
+            "result as a new Tensor (ops.select, ops.concat) instead of writing into one from "
+            "another level.")
+    for cls in type(self).__mro__:
+        for name in cls.__dict__.get("__slots__", ()):
+            if name not in ("__weakref__", "__dict__"):
+                setattr(self, name, getattr(other, name))
+
+
+def _tracer_has_no_value(self) -> bool:
+    try:
+        self._concrete()
+    except MinimsError:
+        return True
+    return False
+
+
+# a plain Tensor gets the new array (copy on write: arrays may be shared with a tape); a placeholder
+# of a graph being compiled, or a batch inside vmap, has no value to read here
+install(Tensor, _become=lambda self, other: setattr(self, "_data", other._data),
+        _has_no_value=lambda self: False)
+install(Tracer, _become=_tracer_becomes, _has_no_value=_tracer_has_no_value, _is_input=lambda self: False)
 
 
 class InPlaceWriteError(MinimsError, RuntimeError):

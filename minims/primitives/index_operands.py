@@ -24,7 +24,7 @@ import sympy
 
 from ..core.tensor import Tensor
 from ..tensors.convert import _describe
-from ..core.errors import MinimsError
+from ..core.stack import MinimsError
 
 __all__ = ["Slot", "split_index", "fill", "check_in_range", "has_mask", "has_int_array", "mask_shape",
            "IndexOutOfRangeError", "CompiledShapeChanged", "concrete_index_array"]

@@ -1,10 +1,11 @@
 """Elementwise arithmetic and transcendental primitives with their backward rules.
 
 ``Add``, ``Mul``, ``Neg``, ``Sin`` and ``Cos`` are rows of the teaching core (``minims.core.prims``);
-the rest of the arithmetic is here, on the same bases.  Here too is MindSpore's calling convention
-for all of them, installed on those bases: the arity check, the operands' checks and MindSpore's
-type promotion (``int32 + float16 -> float16``; Python numbers stay constants), integer inputs of
-float-only functions computed in float32, and broadcasting errors worded for a learner.
+the rest of the arithmetic is here, on the same bases.  MindSpore's calling convention for all of
+them — the arity check, the operands' checks and MindSpore's type promotion (``int32 + float16 ->
+float16``; Python numbers stay constants), integer inputs of float-only functions computed in float32,
+broadcasting errors worded for a learner — is installed on those bases by ``functional.py``, beside
+the functions (``ops.sin``) that call them.
 
 Binary ops broadcast; their ``bprop`` un-broadcasts with ``sum_to``.  Every rule is written in
 minims ops on the primal values, so differentiating a rule again just works.
@@ -19,9 +20,9 @@ import sympy
 from .. import dtype as mstype
 from . import functional as ops
 from ..core import prims as _core
-from ..core.errors import MinimsError
+from ..core.stack import MinimsError
 from ..core.prims import Add, Cos, Mul, Neg, Sin, _Binary, _Unary
-from ..core.seams import install
+from ..core import install
 from ..core.stack import bind
 from ..core.tensor import Tensor
 from ..core.primitive import Primitive, wants_grad
@@ -34,59 +35,9 @@ from ..fast import scalar_forms as F
 
 __all__ = ["Add", "Sub", "Mul", "Div", "RealDiv", "Pow", "Maximum", "Minimum", "FloorDiv", "FloorMod", "Mod",
            "Neg", "Exp", "Log", "Sqrt", "Square", "Abs", "Sign", "Sin", "Cos", "Tanh", "Sigmoid", "Reciprocal",
-           "Floor", "sym_elementwise", "arity_error"]
+           "Floor", "sym_elementwise"]
 
 sym_elementwise = _core.elementwise_sympy
-_MISSING = object()      # default of an input that was not passed (for the arity message)
-
-
-def arity_error(prim, names, args):
-    """A Primitive called with the wrong number of inputs (TypeError, as Python and MindSpore)."""
-    got = [a for a in args if a is not _MISSING]
-    return TypeError(
-        f"{prim.name} takes {len(names)} input{'s' if len(names) != 1 else ''} ({', '.join(names)}), but "
-        f"was called with {len(got)}{': ' + describe_args(got) if got else ''}. "
-        f"Fix: ops.{type(prim).__name__}()({', '.join(names)})."
-    )
-
-
-# ----- MindSpore's calling convention, on the core's bases -------------------------------------------
-def _binary_call(self, x=_MISSING, y=_MISSING, *extra):
-    if y is _MISSING or extra:
-        raise arity_error(self, ("x", "y"), (x, y) + extra)
-    if isinstance(x, Tensor) and isinstance(y, Tensor):
-        dt = x._data.dtype
-        if dt is y._data.dtype and (dt.kind == "f" or not self.float_result):
-            return bind(self, x, y)     # binary_operands' first case, without its frame
-    x, y = binary_operands(self, x, y, self.float_result)
-    return bind(self, x, y)
-
-
-def _binary_failure(self, exc, args):
-    if "broadcast" in str(exc):
-        shapes = [list(getattr(a, "shape", ())) for a in args]
-        return ValueError(
-            f"{self.name}: the shapes {shapes[0]} and {shapes[1]} cannot be broadcast together: "
-            "aligned from the right, each pair of dimensions must be equal or contain a 1. "
-            "Fix: reshape or expand_dims one operand.")
-    return Primitive.explain_failure(self, exc, args)
-
-
-def _unary_call(self, x=_MISSING, *extra):
-    if x is _MISSING or extra:
-        raise arity_error(self, ("x",), (x,) + extra)
-    if not isinstance(x, Tensor):
-        as_operand(self.name, x, "x")            # the message for arrays, lists and other types
-        # a Python number too: TypeError, as MindSpore ("Failed calling Sin with Sin()(input=float)")
-        raise TypeError(f"{self.name}: input 'x' must be a Tensor, but got {describe(x)}. Fix: "
-                        f"wrap the number, Tensor({x!r}).")
-    if self.float_only and x._data.dtype.kind != "f" and not x.dtype.is_float:   # (a float array: no lookup)
-        x = ops.cast(x, mstype.float32)
-    return bind(self, x)
-
-
-install(_Binary, __call__=_binary_call, explain_failure=_binary_failure, float_result=False)
-install(_Unary, __call__=_unary_call, float_only=False)
 
 
 class Sub(_Binary):

@@ -18,7 +18,7 @@ from ..core.prims import cast_gradient, sum_to  # noqa: F401 - the rules' spelli
 from .. import dtype as mstype
 from ..core.tensor import Tensor
 from ..tensors.convert import _describe
-from ..core.errors import MinimsError
+from ..core.stack import MinimsError
 
 
 class ShapeMismatchError(MinimsError, RuntimeError, ValueError):

@@ -14,7 +14,7 @@ from ..core.stack import bind
 from ..tensors.convert import _describe
 from ..core.primitive import Primitive
 from ..core.prims import ReduceSum, _Reduce
-from ..core.seams import install
+from ..core import install
 from . import batch_rules, tangents as T
 from .operands import as_operand, normalize_axis
 

@@ -9,7 +9,7 @@ import numpy as np
 
 from .. import dtype as mstype
 from ..core.stack import Tracer
-from ..core.seams import install
+from ..core import install
 from ..core.tensor import Tensor
 from . import functional as ops
 from . import views

@@ -32,7 +32,7 @@ import numpy as np
 from ..core.tensor import Tensor
 from ..tensors.convert import _describe
 from ..core import stack
-from ..core.errors import MinimsError
+from ..core.stack import MinimsError
 from ..core.stack import Tracer
 from ..tensors import undo
 from . import functional

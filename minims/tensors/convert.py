@@ -1,5 +1,5 @@
 """A Tensor as MindSpore has it: its constructor's conversions and checks, its printed form, its
-value methods and their messages — installed on the core's ``Tensor`` (``core.seams.install``).
+value methods and their messages — installed on the core's ``Tensor`` (``minims.core.install``).
 
 The core's Tensor is the data model alone (an array and its dtype).  What a user meets when building
 one — Python floats becoming Float32, a ragged list refused with the row lengths, an integer that no
@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import dtype as mstype
-from ..core.seams import install
+from ..core import install
 from ..core.tensor import Tensor
 from . import undo
 from .repr import tensor_repr, tensor_str

@@ -15,7 +15,7 @@ import os
 import numpy as np
 
 from .. import dtype as mstype
-from ..core.errors import MinimsError
+from ..core.stack import MinimsError
 
 __all__ = ["TensorTooLarge", "check_allocation", "physical_memory"]
 

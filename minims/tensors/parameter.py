@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..core import install
 from ..core.tensor import Tensor
-from .convert import _to_array
-from .convert import _describe
+from .convert import _describe, _to_array
 from . import undo
 
 __all__ = ["Parameter", "ParameterTuple", "ParameterNameError"]
@@ -92,6 +92,10 @@ class Parameter(Tensor):
 
     def __reduce__(self):
         return (Parameter, (self._data, self.name, self.requires_grad))
+
+
+# every Tensor answers ``_is_parameter`` (False) without a failed attribute lookup
+install(Tensor, _is_parameter=False)
 
 
 class ParameterTuple(tuple):

@@ -67,11 +67,8 @@ def is_logging() -> bool:
 
 
 def atomic(fn, *args):
-    """``fn(*args)``; if it raises, every Parameter it wrote gets its old array back.
-
-    Inside another ``atomic`` call this is just ``fn(*args)``: the outer call's log records the
-    writes, and the outer call undoes them if the error reaches it.
-    """
+    """``fn(*args)``; if it raises, every Parameter it wrote gets its old array back (inside another
+    ``atomic`` call just ``fn(*args)``: the outermost call's log records the writes and undoes them)."""
     state = _state
     if state.open is not None:
         return fn(*args)
@@ -79,11 +76,15 @@ def atomic(fn, *args):
     try:
         return fn(*args)
     except BaseException:
-        for param, data in log.values():
-            param._data = data
-        for param, _ in log.values():   # views of it taken before the call follow it back
-            for fn in _listeners:
-                fn(param)
+        _put_back(log)
         raise
     finally:
         state.open = None
+
+
+def _put_back(log) -> None:
+    for param, data in log.values():
+        param._data = data
+    for param, _ in log.values():       # views of it taken before the call follow it back
+        for fn in _listeners:
+            fn(param)

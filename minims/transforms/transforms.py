@@ -26,7 +26,7 @@ from .. import dtype as mstype
 from ..primitives import functional as ops
 from .vmap import vmap
 from ..tensors import undo
-from ..autodiff.function_check import require_function
+from ..autodiff.grad_api import require_function
 from ..graph.call import GraphCall
 from ..graph.passes import optimize
 from ..graph.tracing import rebuild, trace_to_graph
@@ -168,7 +168,7 @@ class _VjpFn:
         return dx, (dw[0] if self.single_weight else dw)
 
     def _grad(self, leaf, primal):
-        g = TapeTrace.take_leaf_cotangent(leaf)
+        g = TapeTrace.leaf_cotangent(leaf, clear=True)
         return ops.zeros_like(current_value(primal) if getattr(primal, "_is_parameter", False) else primal) \
             if g is None else g
 

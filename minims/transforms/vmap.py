@@ -8,9 +8,9 @@ types (``RuntimeError`` for every misuse) are MindSpore 2.10's.
 """
 from __future__ import annotations
 
-from ..core.errors import MinimsError
+from ..core.stack import MinimsError
 from ..core.stack import pop_trace, push_trace
-from ..autodiff.function_check import require_function
+from ..autodiff.grad_api import require_function
 from ..core.tensor import Tensor
 from ..tensors.convert import _describe
 from ..primitives import functional as ops

@@ -7,7 +7,7 @@ from .. import functional as ops
 from ... import fast as _fast          # the fast-path switch: _fast.enabled
 from ...core import stack
 from ...tensors import undo
-from ...core.errors import MinimsError
+from ...core.stack import MinimsError
 from ...core.stack import Tracer, bind
 from ...core.tensor import Tensor
 from ...tensors.convert import _describe

@@ -18,7 +18,7 @@ import os
 import sysconfig
 from pathlib import Path
 
-from ...core.errors import MinimsError
+from ...core.stack import MinimsError
 from .feedback import AnswerError
 
 __all__ = ["from_answer", "raised_at"]
