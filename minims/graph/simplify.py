@@ -22,7 +22,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..core.tensor import Tensor
-from .rewriting import rewritten
+from . import rewriting
 from ..core.ir import Graph, Literal, Var
 
 __all__ = ["simplify_algebra"]
@@ -116,4 +116,4 @@ def simplify_algebra(graph: Graph) -> Graph:
         kept.append(current)
         for v in eq.outs:
             producer[v.index] = current
-    return rewritten(graph, kept, mapping, "algebraic simplification", rewritten)
+    return rewriting.rewritten(graph, kept, mapping, "algebraic simplification", rewritten)
