@@ -1,12 +1,13 @@
 """Run one tutorial page's code blocks in one namespace, in this process; one JSON line per block (issue 25).
 
 Usage (by tools/run_mindspore_pages.py, in a fresh subprocess whose cwd is a scratch folder):
-    python mindspore_page_driver.py PAGE.json OUT.jsonl {mindspore,minims} BLOCK_TIMEOUT_SECONDS [UPTO]
+    python mindspore_page_driver.py PAGE.json OUT.jsonl {mindspore,minims,probe} BLOCK_TIMEOUT_SECONDS [UPTO]
 
 (UPTO: run only the first UPTO blocks.)
 
 * ``minims``: ``import mindspore`` is made to import minims first (tools/mindspore_alias.py);
-  ``mindspore``: the real MindSpore of the interpreter running this file.
+  ``mindspore``: the real MindSpore of the interpreter running this file; ``probe``: minims behind
+  MindSpore's module layout (tools/mindspore_probe.py, a diagnostic).
 * Each block runs as a Jupyter cell would: its changes from tools/mindspore_substitutions.py applied,
   and the value of a final expression statement printed with ``repr`` (the tutorials' shown outputs
   come from notebooks).
@@ -140,6 +141,9 @@ def main(page_json, out_path, backend, timeout, upto=None):
     if backend == "minims":
         import mindspore_alias
         mindspore_alias.install()
+    elif backend == "probe":
+        import mindspore_probe
+        mindspore_probe.install()
     signal.signal(signal.SIGALRM, _alarm)
     page = json.loads(Path(page_json).read_text())
     # the namespace is the __dict__ of a fresh module that is sys.modules["__main__"], as in Jupyter:

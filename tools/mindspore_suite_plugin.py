@@ -3,7 +3,8 @@
 Loaded with ``-p mindspore_suite_plugin`` by tools/run_mindspore_tests.py (tools/ on PYTHONPATH):
 
 * ``MINDSPORE_SUITE_ALIAS=minims``: ``import mindspore`` imports minims (tools/mindspore_alias.py),
-  installed when pytest loads the plugin, before any test module or conftest is imported;
+  installed when pytest loads the plugin, before any test module or conftest is imported
+  (``=probe``: minims behind MindSpore's module layout, tools/mindspore_probe.py, a diagnostic);
 * ``MINDSPORE_SUITE_REPORT=path``: at the end, each test's outcome (passed / failed / error /
   skipped) and the first line of its error, and any file that failed to import, go to that JSON file;
 * ``MINDSPORE_SUITE_TIMEOUT=seconds``: a test running longer is stopped (SIGALRM) and fails with
@@ -18,6 +19,9 @@ import pytest
 if os.environ.get("MINDSPORE_SUITE_ALIAS") == "minims":
     import mindspore_alias
     mindspore_alias.install()
+elif os.environ.get("MINDSPORE_SUITE_ALIAS") == "probe":
+    import mindspore_probe
+    mindspore_probe.install()
 
 _RESULTS = {"tests": {}, "collection_errors": {}}
 

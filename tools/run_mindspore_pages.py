@@ -3,6 +3,8 @@
 Usage:
     python tools/run_mindspore_pages.py [--pages a,b] [--json OUT] [--write-baseline] [--jobs N]
     python tools/run_mindspore_pages.py --record-oracle [--pages a,b]     (needs /tmp/oracle/bin/python)
+    ... --probe: a diagnostic run with MindSpore's module layout faked over minims
+              (tools/mindspore_probe.py): what fails once the imports resolve; never recorded
 
 Each page of tools/mindspore_pages/*.json (MindSpore's code blocks, extracted by
 tools/extract_mindspore_sources.py) runs in a fresh subprocess, all its blocks in one namespace, in a
@@ -60,7 +62,7 @@ def load_page(name):
 
 
 def run_page(name, backend, timeout=BLOCK_TIMEOUT, upto=None):
-    """Per-block results of one page on ``backend`` ("mindspore" or "minims"), in a subprocess.
+    """Per-block results of one page on ``backend`` ("mindspore", "minims" or "probe"), in a subprocess.
 
     ``upto``: run only the first ``upto`` blocks (the ratchet test stops after the last one it checks).
 
@@ -171,7 +173,7 @@ def missing_name(error):
     kind, msg = error["type"], error["message"]
     if kind == "AttributeError" and error.get("name"):
         owner, module = error.get("owner"), error.get("owner_module") or ""
-        if error.get("owner_kind") == "module" and module.startswith("minims"):
+        if error.get("owner_kind") == "module" and module.split(".")[0] in ("minims", "mindspore"):
             return f"{mindspore_name(module + '.')}{error['name']}"
         if module.startswith("minims"):
             owner = "Tensor" if "Tensor" in error.get("owner_bases", ()) else owner
@@ -405,6 +407,9 @@ def main(argv=None):
     parser.add_argument("--write-baseline", action="store_true", help="store today's verdicts on minims")
     parser.add_argument("--allow-regression", action="store_true",
                         help="with --write-baseline: accept blocks that were 'same' and are no longer")
+    parser.add_argument("--probe", action="store_true",
+                        help="diagnostic: minims behind MindSpore's module layout (tools/mindspore_probe.py); "
+                             "never with --write-baseline")
     parser.add_argument("--json", help="write the per-block results and verdicts here")
     parser.add_argument("--jobs", type=int, default=1, help="pages run at the same time")
     args = parser.parse_args(argv)
@@ -412,8 +417,10 @@ def main(argv=None):
     if args.record_oracle:
         record_oracle(names, args.jobs)
         return
+    if args.probe and args.write_baseline:
+        parser.error("--probe results are a diagnostic: they are never recorded")
     oracle = json.loads(ORACLE_FILE.read_text())
-    results = run_pages(names, "minims", args.jobs)
+    results = run_pages(names, "probe" if args.probe else "minims", args.jobs)
     comparison = compare_all(oracle, results)
     summary = summarise(comparison)
     print(markdown(comparison, summary))

@@ -3,6 +3,8 @@
 Usage:
     python tools/run_mindspore_tests.py [--files a.py,b.py] [--json OUT] [--write-baseline] [--jobs N]
     python tools/run_mindspore_tests.py --record-oracle                   (needs /tmp/oracle/bin/python)
+    ... --probe: a diagnostic run with MindSpore's module layout faked over minims
+              (tools/mindspore_probe.py): what fails once the imports resolve; never recorded
 
 The test files are MindSpore's, stored byte for byte under tools/mindspore_tests/suite/ (see its
 NOTICE.md and manifest.json; tools/extract_mindspore_sources.py copied them). Each file runs in its
@@ -54,7 +56,7 @@ def run_file(path, backend, tests=None):
     ``tests``: node ids to run instead of the whole file.
     """
     python = ORACLE_PYTHON if backend == "mindspore" else sys.executable
-    paths = [str(SUITE), str(TOOLS)] + ([str(ROOT)] if backend == "minims" else [])
+    paths = [str(SUITE), str(TOOLS)] + ([str(ROOT)] if backend != "mindspore" else [])
     with tempfile.TemporaryDirectory(prefix="mstests-") as scratch:
         report = Path(scratch) / "report.json"
         env = dict(os.environ, PYTHONPATH=os.pathsep.join(paths), OPENBLAS_NUM_THREADS="1",
@@ -201,6 +203,9 @@ def main(argv=None):
     parser.add_argument("--write-baseline", action="store_true", help="store the tests passing on minims today")
     parser.add_argument("--allow-regression", action="store_true",
                         help="with --write-baseline: accept tests that passed and fail now")
+    parser.add_argument("--probe", action="store_true",
+                        help="diagnostic: minims behind MindSpore's module layout (tools/mindspore_probe.py); "
+                             "never with --write-baseline")
     parser.add_argument("--json", help="write per-file results and the comparison here")
     parser.add_argument("--jobs", type=int, default=1, help="files run at the same time")
     args = parser.parse_args(argv)
@@ -208,7 +213,9 @@ def main(argv=None):
     if args.record_oracle:
         record_oracle(paths, args.jobs)
         return
-    results = run_files(paths, "minims", args.jobs)
+    if args.probe and args.write_baseline:
+        parser.error("--probe results are a diagnostic: they are never recorded")
+    results = run_files(paths, "probe" if args.probe else "minims", args.jobs)
     files = compare(json.loads(ORACLE_FILE.read_text()), results)
     summary = summarise(files)
     print(markdown(files, summary))
