@@ -1,6 +1,7 @@
 """How long each chapter takes a learner, estimated from what it holds: the minutes in the README.
 
-Usage: python tools/chapter_minutes.py [NOTEBOOK.ipynb ...]     (default: chapters/*.ipynb)
+Usage: python tools/chapter_minutes.py [--write] [NOTEBOOK.ipynb ...]     (default: chapters/*.ipynb)
+    --write: also put the minutes into the last column of the README's chapter table
 
 No one's reading was timed.  The estimate counts what a learner reads and does, at these rates:
 
@@ -71,12 +72,27 @@ def chapter_minutes(path: Path) -> int:
     return minutes(cells, RUN_SECONDS.get(number, 0))
 
 
+def write_readme(readme: Path = ROOT / "README.md") -> None:
+    """The README's chapter rows (``| NN | [title](chapters/NN_x.ipynb) | ... | minutes |``) with the
+    minutes of this estimate."""
+    def row(match):
+        return f"{match.group(1)}{chapter_minutes(ROOT / 'chapters' / match.group(2))} |"
+
+    text = readme.read_text(encoding="utf-8")
+    readme.write_text(re.sub(r"^(\| \S+ \| \[[^\]]+\]\(chapters/([^)]+\.ipynb)\) \| .* \| )\d+ \|$", row, text,
+                             flags=re.M), encoding="utf-8")
+
+
 def main(argv: list[str]) -> int:
+    write = "--write" in argv
+    argv = [a for a in argv if a != "--write"]
     paths = [Path(p) for p in argv] or sorted((ROOT / "chapters").glob("*.ipynb"))
     for path in paths:
         c = counts(json.loads(path.read_text(encoding="utf-8"))["cells"])
         print(f"{path.name:45s} {chapter_minutes(path):3d} min  ({c['words']} words, {c['code']} lines of code, "
               f"{c['output']} lines of output, {c['exercises']} exercises)")
+    if write:
+        write_readme()
     return 0
 
 
