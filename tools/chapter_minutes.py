@@ -13,7 +13,7 @@ No one's reading was timed.  The estimate counts what a learner reads and does, 
 * running the cells: the seconds ``tools/execute_notebooks.py`` takes, from ``RUN_SECONDS`` below
   (measured on the project's 2-core machine; all under 20 s, so they hardly count).
 
-The total is rounded up to the next 5 minutes.  ``tests/test_readme.py`` checks that the README's
+The total is rounded to the nearest minute (an estimate: the last digit means little).  ``tests/test_readme.py`` checks that the README's
 table shows what this prints.
 """
 from __future__ import annotations
@@ -31,8 +31,8 @@ OUTPUT_LINES_PER_MINUTE = 60
 MINUTES_PER_EXERCISE = 5
 
 #: seconds ``tools/execute_notebooks.py`` took per chapter (OPENBLAS_NUM_THREADS=1, 2 cores)
-RUN_SECONDS = {"01": 6, "02": 3, "03": 5, "04": 9, "05": 17, "06": 5, "07": 11, "08": 8, "09": 6,
-               "09b": 6, "10": 6}
+RUN_SECONDS = {"01": 6, "02": 3, "03": 4, "04": 6, "05": 16, "06": 5, "07": 10, "08": 8, "09": 5,
+               "09b": 7, "10": 4}
 
 
 def _text(value) -> str:
@@ -58,12 +58,12 @@ def counts(cells) -> dict:
 
 
 def minutes(cells, run_seconds: float = 0.0) -> int:
-    """The estimate for ``cells``, rounded up to the next 5 minutes."""
+    """The estimate for ``cells``, in whole minutes."""
     c = counts(cells)
     total = (c["words"] / WORDS_PER_MINUTE + c["code"] / CODE_LINES_PER_MINUTE
              + c["output"] / OUTPUT_LINES_PER_MINUTE + c["exercises"] * MINUTES_PER_EXERCISE
              + run_seconds / 60)
-    return 5 * math.ceil(total / 5)
+    return math.floor(total + 0.5)
 
 
 def chapter_minutes(path: Path) -> int:

@@ -1,8 +1,9 @@
-"""Exercises of chapter 09 (forward mode, Jacobians, vmap).
+"""Exercises of chapters 09 (forward mode, Jacobians) and 09b (costs, Hessians, vmap, linearize).
 
 9.1  a jvp (forward-mode) rule for Softplus, differentiable again (``check_grads`` in forward mode);
-9.2  a Hessian-vector product, forward over reverse;
-9.3  per-example gradients with ``vmap`` of ``grad``.
+     chapter 09;
+9.2  a Hessian-vector product, forward over reverse; chapter 09b;
+9.3  per-example gradients with ``vmap`` of ``grad``; chapter 09b.
 """
 from __future__ import annotations
 
@@ -47,7 +48,7 @@ def _hvp_points():
 _HVP = _hvp_points()
 _HV = "the Hessian-vector product H v"
 
-#: how the chapter's section 5 names a nesting of transforms (outermost first)
+#: how chapter 09b's section 2 names a nesting of transforms (outermost first)
 _COMPOSITIONS = {("jvp", "grad"): "forward over reverse", ("grad", "jvp"): "reverse over forward",
                  ("grad", "grad"): "reverse over reverse", ("vmap", "jvp", "jvp"): "forward over forward"}
 _TRANSFORMS = {"JVPTrace": "jvp", "TapeTrace": "grad", "BatchTrace": "vmap", "StagingTrace": "jit"}
