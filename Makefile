@@ -6,7 +6,8 @@
 #   make binder-check   build a fresh env from binder/ alone (as mybinder would) and execute every chapter in it
 #                       (BINDER_VENV=dir keeps that env and reuses it while binder/ and the pins are unchanged)
 #   make browser-check  every chapter in JupyterLab in headless Chromium: Run All, `CHAPTER OK`, a screenshot each
-#                       (needs Debian's chromium: apt-get install -y chromium; SHOTS=dir for the screenshots)
+#                       (installs Debian's chromium with apt-get when missing, as root: tools/install_chromium.sh;
+#                       SHOTS=dir for the screenshots)
 #   make clean      remove .venv and caches
 
 VENV ?= .venv
@@ -49,6 +50,7 @@ $(BROWSER_STAMP): $(STAMP)
 	touch $@
 
 browser-check: $(BROWSER_STAMP)
+	bash tools/install_chromium.sh
 	$(PY) tools/browser_check.py $(if $(SHOTS),--out $(SHOTS)) $(BROWSER_ARGS)
 
 clean:

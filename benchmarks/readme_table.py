@@ -1,7 +1,7 @@
-"""The README's benchmark table, rendered from one run's JSON (``benchmarks/run.py --json``).
+"""The benchmark table of ``docs/benchmarks.md``, rendered from one run's JSON (``benchmarks/run.py --json``).
 
     .venv/bin/python -m benchmarks.readme_table benchmarks/results/run-<time>.json           # print it
-    .venv/bin/python -m benchmarks.readme_table benchmarks/results/run-<time>.json --write   # into README.md
+    .venv/bin/python -m benchmarks.readme_table benchmarks/results/run-<time>.json --write   # into docs/benchmarks.md
 
 Every figure in the section comes from that one file — medians, min-max, first calls, the targets'
 ratios and the machine noise — so the table cannot mix runs.  ``--write`` replaces what lies between
@@ -16,6 +16,7 @@ import pathlib
 import sys
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
+DOC = ROOT / "docs" / "benchmarks.md"          # the page whose table this writes, between START and END
 START, END = "<!-- benchmark-table: start -->", "<!-- benchmark-table: end -->"
 COLUMNS = ("minims PyNative", "minims Graph", "minims + Numba", "minims + Numba, Graph", "NumPy by hand",
            "PyTorch eager")
@@ -103,15 +104,15 @@ def write_readme(text: str, readme: pathlib.Path) -> None:
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(prog="benchmarks/readme_table.py", description=__doc__.splitlines()[0])
     p.add_argument("json", help="a results file written by benchmarks/run.py")
-    p.add_argument("--write", action="store_true", help="replace the table in README.md")
+    p.add_argument("--write", action="store_true", help="replace the table in docs/benchmarks.md")
     args = p.parse_args(argv)
     report = json.loads(pathlib.Path(args.json).read_text())
     if report.get("quick"):
         print("note: this is a --quick run; its figures mean little", file=sys.stderr)
     text = render(report)
     if args.write:
-        write_readme(text, ROOT / "README.md")
-        print("wrote the benchmark table into README.md")
+        write_readme(text, DOC)
+        print(f"wrote the benchmark table into {DOC.relative_to(ROOT)}")
     else:
         print(text, end="")
     return 0

@@ -67,6 +67,10 @@ def var_exp_local_is_x(self):
     return type(self)(math.exp(self.value), ((self, self.value),))
 
 
+def var_exp_float(self):
+    return math.exp(self.value)               # a number: a constant to the engine
+
+
 # ----- chapter 02 -----------------------------------------------------------------------------------
 class AffineNoTanh(ch02.Affine):
     def construct(self, x):
@@ -327,8 +331,9 @@ WRONG = [
     ("1.2", "gradients in the wrong order", ScaleExpSwapped, "swapped"),
     ("1.2", "a factor 2 too many", ScaleExpTwice, "factor"),
     ("1.3", "local derivative x instead of e^x", var_exp_local_is_x, "values"),
+    ("1.3", "exp returns a float, not a Var", var_exp_float, "returned"),
     ("2.1", "tanh forgotten", AffineNoTanh, "values"),
-    ("2.1", "Tensors instead of Parameters", AffineTensors, "values"),
+    ("2.1", "Tensors instead of Parameters", AffineTensors, "parameters"),
     ("2.2", "sign error (gradient ascent)", _sgd(lambda p, g, lr: p.set_data(p + lr * g)), "sign"),
     ("2.2", "learning rate forgotten", _sgd(lambda p, g, lr: p.set_data(p - g)), "factor"),
     ("2.2", "name rebound, Parameter not updated", _sgd(_rebind), "zero"),
@@ -354,7 +359,7 @@ WRONG = [
     ("6.1", "clipped above only", clip_above_only, "values"),
     ("6.1", "clipped to [0, 1]", clip_to_unit, "values"),
     ("6.2", "hook returns None", halve_nothing, "unchanged"),
-    ("6.2", "grad_input halved instead", halve_grad_input, "values"),
+    ("6.2", "grad_input halved instead (the PyTorch reading)", halve_grad_input, "convention"),
     ("7.1", "a Python if on a Tensor", soft_threshold_if, "graph"),
     ("7.1", "branches swapped", soft_threshold_swapped, "values"),
     ("7.2", "while loop on a Tensor's value", newton_while, "graph"),

@@ -33,7 +33,7 @@ def test_the_generated_module_was_made_from_the_current_schema():
     header = re.search(r"^# schema sha256: ([0-9a-f]{64})$", PB2.read_text(encoding="utf-8"), re.M)
     digest = hashlib.sha256(PROTO.read_bytes().replace(b"\r\n", b"\n")).hexdigest()
     assert header and header.group(1) == digest, \
-        "checkpoint.proto changed: regenerate with tools/make_checkpoint_pb2.py (README: 'Checkpoints')"
+        "checkpoint.proto changed: regenerate with tools/make_checkpoint_pb2.py (docs/checkpoints.md)"
 
 
 def test_the_protobuf_lower_bound_is_the_generated_modules_version():

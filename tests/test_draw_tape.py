@@ -40,8 +40,8 @@ def test_constants_and_nodes_that_do_not_reach_the_output():
         unused = ops.exp(x)              # recorded, but the output does not use it  # noqa: F841
         return x * 2.0
     rows = tape_values(g, T([1.0, -1.0]))
-    assert [(r.name, r.op, r.args) for r in rows] == [("x0", "input", []), ("v1", "Exp", ["x0"]),
-                                                      ("v2", "Mul", ["x0", "2"])]
+    assert [(r.name, r.op, r.args) for r in rows] == [("x", "input", []), ("v1", "Exp", ["x"]),   # g's parameter
+                                                      ("v2", "Mul", ["x", "2"])]
     assert rows[1].grad is None
     np.testing.assert_array_equal(rows[0].grad, [2.0, 2.0])
 

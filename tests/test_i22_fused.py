@@ -291,7 +291,7 @@ def test_the_accuracy_table_measures_what_graph_mode_with_numba_runs(monkeypatch
         assert {r["rule"] for r in fused} == kinds, name
         assert any(r["missing"] != NOT_FUSED for r in fused), name
         assert all(r["missing"] or r["max_scaled"] <= r["bound"] for r in fused), name
-    assert "| Tanh (fused) |" in (root / "README.md").read_text(encoding="utf-8")
+    assert "| Tanh (fused) |" in (root / "docs" / "accuracy.md").read_text(encoding="utf-8")
     if not fast.numba_available():
         return
     calls = []

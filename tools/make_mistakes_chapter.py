@@ -21,7 +21,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from minims.testing.mistakes import MISTAKES, SECTIONS  # noqa: E402
-from mistakes_exercises import exercise_cells  # noqa: E402  (tools/, next to this script)
+from binder_links import with_badge  # noqa: E402  (tools/, next to this script)
+from mistakes_exercises import exercise_cells  # noqa: E402
 
 DEFAULT = ROOT / "chapters" / "08_common_mistakes.ipynb"
 
@@ -115,7 +116,7 @@ def build():
                           "mimetype": "text/x-python", "name": "python", "nbconvert_exporter": "python",
                           "pygments_lexer": "ipython3"},
     }
-    cells = [nbformat.v4.new_markdown_cell(INTRO, id=_id("intro")),
+    cells = [nbformat.v4.new_markdown_cell(with_badge(INTRO, DEFAULT.name), id=_id("intro")),
              nbformat.v4.new_code_cell(IMPORTS, id=_id("imports")),
              nbformat.v4.new_markdown_cell(HOW, id=_id("how"))]
     for key, heading in SECTIONS:

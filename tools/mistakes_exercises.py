@@ -11,9 +11,10 @@ INTRO = """\
 ## Exercises: fix the code
 
 Two entries of the catalogue, to fix. Each has the wrong code, ready to edit, and a check cell under
-it. Run the check: while the cell still raises `NotImplementedError` it says *not solved yet*; a fix that
-still fails says which error or which number is wrong — compared with SymPy — and why; a right fix is
-*solved*. Solutions: `solutions/ch08.py` (`%load solutions/ch08.py` in a cell shows them)."""
+it. Run the check: while the cell still raises `NotImplementedError` it says *not solved yet* and gives
+a hint (what to look at), and `hint("8.1", answer=True)` shows a worked answer when you are stuck; a fix
+that still fails says which error or which number is wrong — compared with SymPy — and why; a right fix
+is *solved*. Solutions: `solutions/ch08.py` (`%load solutions/ch08.py` in a cell shows them)."""
 
 EXERCISES = [
     ("""\
@@ -51,7 +52,8 @@ def predict(x, w):
 def exercise_cells(cell_id):
     """The cells, with ids made by the generator's ``cell_id(key)``."""
     cells = [nbformat.v4.new_markdown_cell(INTRO, id=cell_id("exercises")),
-             nbformat.v4.new_code_cell("from minims.testing.exercises import check", id=cell_id("exercises-import"))]
+             nbformat.v4.new_code_cell("from minims.testing.exercises import check, hint",
+                                       id=cell_id("exercises-import"))]
     for k, (text, code, check) in enumerate(EXERCISES, 1):
         cells += [nbformat.v4.new_markdown_cell(text, id=cell_id(f"exercise-{k}-text")),
                   nbformat.v4.new_code_cell(code, id=cell_id(f"exercise-{k}-code")),

@@ -14,6 +14,9 @@ In Jupyter a Graph shows as this picture by itself (``Graph._repr_png_`` calls `
 ``draw_side_by_side(f.graph(x), f.grad_graph(x))`` puts a forward graph next to its backward graph;
 ``draw_residuals(f.residual_graphs(x))`` draws the forward and backward graphs a gradient of ``f``
 runs, with an edge from each residual the forward graph keeps to the backward input that reads it.
+Each takes ``names=``, the function the graph was traced from (or its inputs' names), and then labels
+the boxes after the Python variables — ``x``, ``w``, ``dout`` → ``dx``, ``dw`` — rather than
+``input %0`` and ``output 2`` (see ``draw_names.py``).
 
 The layout is the classic *layered* one (Sugiyama's method), in four small steps a reader can follow:
 
@@ -35,8 +38,9 @@ from __future__ import annotations
 
 import io
 
-from ..core.ir import Graph, Var
 from ..core import install
+from ..core.ir import Graph, Var
+from .draw_names import Naming
 
 try:        # matplotlib is an optional dependency (the ``notebooks`` extra)
     import matplotlib
@@ -146,12 +150,14 @@ def _short(text: str) -> str:
     return text if len(text) <= _MAX_LABEL else text[:_MAX_LABEL - 3] + "..."
 
 
-def _build(graph: Graph, compact: bool):
+def _build(graph: Graph, compact: bool, labels=({}, {})):
     """The nodes of ``graph`` and its edges as (source node, output port, consumer, input port).
 
     Each use of a constant gets its own small node (placed just above its consumer), so constants
-    never need long edges across the picture.
+    never need long edges across the picture.  ``labels``: names for inputs and outputs, by position
+    (two dicts, from ``draw_names.Naming``); a named box shows its Var under the name.
     """
+    input_names, output_names = labels
     nodes, edges, source = [], [], {}       # source: Var index -> (node, port)
     seq = iter(range(1 << 30))
 
@@ -159,7 +165,9 @@ def _build(graph: Graph, compact: bool):
         return (f"{v!r}: {v.type}", "type")
 
     for i, v in enumerate(graph.inputs):
-        if i < graph.n_explicit:
+        if i in input_names:
+            node = _Node("input", [(input_names[i], "name"), typed(v)], f"input-{i}", next(seq))
+        elif i < graph.n_explicit:
             node = _Node("input", [(f"input {v!r}", "name"), (v.type, "type")], f"input-{i}", next(seq))
         else:
             obj = graph.implicit[i - graph.n_explicit]
@@ -203,7 +211,7 @@ def _build(graph: Graph, compact: bool):
     n = graph.n_outputs
     set_labels = [f"set {name}" for _, name, _, count in graph.attributes for _ in range(count)]
     for i, out in enumerate(graph.outputs):
-        label = "output" if n == 1 else f"output {i}"
+        label = output_names.get(i, "output" if n == 1 else f"output {i}")
         if i >= n:                  # a Cell attribute the function set (``Graph.attributes``)
             label = set_labels[i - n]
         type_line = out.type if isinstance(out, Var) else "constant"
@@ -450,11 +458,12 @@ def _place(layers, title_height: float, layer_gap: float):
 class _Layout:
     """Where everything goes, in inches at natural size (y grows upwards, so it is negative)."""
 
-    def __init__(self, graph: Graph, title: str, parts=None):
-        """``parts``: ready-made ``(nodes, edges)`` to lay out instead of ``graph``'s (draw_tape.py)."""
+    def __init__(self, graph: Graph, title: str, parts=None, labels=({}, {})):
+        """``parts``: ready-made ``(nodes, edges)`` to lay out instead of ``graph``'s (draw_tape.py);
+        ``labels``: names of inputs and outputs (see ``_build``)."""
         _require_matplotlib()
         self.compact = parts is None and len(graph.equations) > COMPACT_ABOVE
-        nodes, edges = _build(graph, self.compact) if parts is None else parts
+        nodes, edges = _build(graph, self.compact, labels) if parts is None else parts
         _assign_layers(nodes, edges)
         _add_dummies(nodes, edges)
         _size_boxes(nodes)
@@ -579,14 +588,33 @@ def _figure(layout: _Layout):
     return fig
 
 
-def draw_graph(graph: Graph, ax=None, title=None):
+def _is_backward(graph: Graph) -> bool:
+    """A backward graph (``f.grad_graph``): named ``<forward>_grad``, its inputs the forward inputs
+    (one gradient output each) followed by the cotangents of the forward outputs."""
+    return graph.name.endswith("_grad") and len(graph.inputs) > len(graph.outputs)
+
+
+def _labels(graph: Graph, naming: Naming, forward: Graph | None = None):
+    """The labels of ``graph``'s boxes: as a backward graph (of ``forward``, if given) or a forward one."""
+    if not naming:
+        return {}, {}
+    if forward is not None and graph.name == f"{forward.name}_grad" or forward is None and _is_backward(graph):
+        return naming.backward(graph, len(forward.inputs) if forward is not None else len(graph.outputs))
+    naming.learn(graph)
+    return naming.forward(graph)
+
+
+def draw_graph(graph: Graph, ax=None, title=None, names=None):
     """Draw ``graph`` on ``ax`` (a new Figure sized to the graph if None); returns the Axes.
 
     ``title`` defaults to the graph's name and size; ``title=""`` draws none.  The picture shrinks
     to fit ``ax``; graphs of more than ``COMPACT_ABOVE`` equations show primitive names only (no
     types, no constants) so that they stay readable.  The Figure of a new drawing is ``ax.figure``.
+    ``names``: the function the graph was traced from, or its inputs' names: the boxes are labelled
+    after the variables (``x`` ... ``dout`` → ``dx`` ... for a backward graph; see ``draw_names.py``).
     """
-    layout = _Layout(graph, _default_title(graph) if title is None else title)
+    layout = _Layout(graph, _default_title(graph) if title is None else title,
+                     labels=_labels(graph, Naming(names)))
     if ax is None:
         return _figure(layout).axes[0]
     box = ax.get_position()
@@ -596,8 +624,8 @@ def draw_graph(graph: Graph, ax=None, title=None):
     return ax
 
 
-def _titled(graph: Graph, title: str, parts=None) -> _Layout:
-    return _Layout(graph, f"{title}: {_default_title(graph)}" if title else "", parts)
+def _titled(graph: Graph, title: str, parts=None, labels=({}, {})) -> _Layout:
+    return _Layout(graph, f"{title}: {_default_title(graph)}" if title else "", parts, labels)
 
 
 def _figure_of(layouts, lefts, tops, width: float, height: float):
@@ -614,9 +642,15 @@ def _figure_of(layouts, lefts, tops, width: float, height: float):
     return fig, scale
 
 
-def draw_side_by_side(forward: Graph, backward: Graph, titles=("forward", "backward")):
-    """A Figure with ``forward`` and ``backward`` (e.g. ``f.grad_graph(x)``) next to each other."""
-    layouts = [_titled(g, t) for g, t in zip((forward, backward), titles)]
+def draw_side_by_side(forward: Graph, backward: Graph, titles=("forward", "backward"), names=None):
+    """A Figure with ``forward`` and ``backward`` (e.g. ``f.grad_graph(x)``) next to each other.
+
+    ``names`` as in ``draw_graph``; the forward graph's Parameters name the backward graph's inputs
+    too.  (Two forward graphs, such as a graph before and after fusion, are both labelled as forward.)
+    """
+    naming = Naming(names)
+    labels = [_labels(forward, naming), _labels(backward, naming, forward)]
+    layouts = [_titled(g, t, labels=lab) for g, t, lab in zip((forward, backward), titles, labels)]
     gap = 0.3
     width = sum(l.width for l in layouts) + gap
     height = max(l.height for l in layouts)
@@ -629,26 +663,36 @@ _RESIDUAL_BAND = 0.5        # vertical space the residual edges cross, plus _RES
 _RESIDUAL_STEP = 0.12
 
 
-def _residual_parts(split):
+def _residual_parts(split, naming: Naming):
     """The nodes and edges of both graphs, their boxes named for the roles they play in the split:
     the forward graph's extra outputs and the backward graph's first inputs are residuals, the
-    backward graph's other inputs are the output cotangents."""
+    backward graph's other inputs are the output cotangents.  With names (``naming``), the inputs,
+    outputs, cotangents (``dout``) and gradients (``dx``) are labelled after the variables, and a
+    residual that is an input after that input (``residual w``)."""
     forward, backward = split.forward, split.backward
+    labels = (({}, {}), ({}, {}))             # (input, output) labels of each graph
+    if naming:
+        naming.learn(forward)
+        labels = (naming.forward(forward, split.n_outputs),
+                  naming.backward(backward, len(forward.inputs), split.residuals, split.positions))
     parts = []
-    for graph, kind, names in ((forward, "output", {split.n_outputs + k: "residual" for k in range(split.n_residuals)}),
-                               (backward, "input", {i: "residual" if i < split.n_residuals else "cotangent"
-                                                    for i in range(len(backward.inputs))})):
-        nodes, edges = _build(graph, len(graph.equations) > COMPACT_ABOVE)
+    for graph, kind, roles, (ins, outs) in (
+            (forward, "output", {split.n_outputs + k: "residual" for k in range(split.n_residuals)}, labels[0]),
+            (backward, "input", {i: "residual" if i < split.n_residuals else "cotangent"
+                                 for i in range(len(backward.inputs))}, labels[1])):
+        nodes, edges = _build(graph, len(graph.equations) > COMPACT_ABOVE, (ins, outs))
         values = graph.outputs if kind == "output" else graph.inputs
+        named = outs if kind == "output" else ins
         for n in nodes:
             i = int(n.gid.rsplit("-", 1)[1]) if n.gid.startswith(kind + "-") else None
-            if i in names:
-                n.lines[0] = (f"{names[i]} {values[i]!r}", "name")
+            if i in roles and i not in named:
+                name = naming.by_index.get(values[i].index) if roles[i] == "residual" else None
+                n.lines[0] = (f"residual {name}" if name else f"{roles[i]} {values[i]!r}", "name")
         parts.append((nodes, edges))
     return parts
 
 
-def draw_residuals(split, titles=("forward", "backward")):
+def draw_residuals(split, titles=("forward", "backward"), names=None):
     """The forward and backward graphs of a Graph-mode gradient (``f.residual_graphs(x)``, a
     ``ResidualSplit``) side by side, with an edge from each residual the forward graph returns to
     the backward graph's input that receives it, labelled with the residual's name and type.
@@ -658,9 +702,10 @@ def draw_residuals(split, titles=("forward", "backward")):
     its first two Axes are the pictures (boxes named as in ``draw_graph``: ``output-<i>`` and
     ``input-<i>``), the third holds the titles and the residual edges (``residual-<k>``, from
     ``output-<n_outputs + k>`` of the forward picture to ``input-<k>`` of the backward picture),
-    in inches of the figure at natural size.
+    in inches of the figure at natural size.  ``names`` as in ``draw_graph`` (for the split's
+    forward graph, whose inputs are the Tensor arguments and then the Parameters).
     """
-    (fwd_parts, bwd_parts), k = _residual_parts(split), split.n_residuals
+    (fwd_parts, bwd_parts), k = _residual_parts(split, Naming(names)), split.n_residuals
     layouts = (_Layout(split.forward, "", fwd_parts), _Layout(split.backward, "", bwd_parts))
     fwd, bwd = layouts
     heads = [f"{t}: {_default_title(g)}" if t else "" for g, t in zip((split.forward, split.backward), titles)]

@@ -29,6 +29,7 @@ from ..core.tensor import Tensor
 from ..core.stack import pop_trace, push_trace
 from ..primitives.base import run_bprop
 from . import draw
+from .draw_names import argument_names
 
 __all__ = ["TapeNode", "tape_values", "draw_tape"]
 
@@ -87,10 +88,13 @@ def _cotangents(trace, out) -> dict:
 def tape_values(fn, *inputs, names=None) -> list[TapeNode]:
     """The inputs and every recorded node of ``fn(*inputs)``, with values and gradients.
 
-    ``names`` names the inputs (default ``x0, x1, ...``).  A gradient is that of the *sum* of the
+    ``names`` names the inputs (default: ``fn``'s parameter names, else ``x0, x1, ...``).  A gradient is that of the *sum* of the
     output's entries, as ``ops.grad`` computes it.
     """
-    names = list(names) if names is not None else [f"x{i}" for i in range(len(inputs))]
+    if names is None:               # the function's own parameter names, as draw_graph's names= reads them
+        names = argument_names(fn)
+        names = names if len(names) == len(inputs) else [f"x{i}" for i in range(len(inputs))]
+    names = list(names)
     trace, leaves, out = _record(fn, inputs)
     cot = _cotangents(trace, out)
     label = {id(leaf._node): name for leaf, name in zip(leaves, names)}

@@ -11,7 +11,7 @@ bound (``bounds``: 4 ULP; one derivative near its zero: 4 ULP times a condition 
 reason written down).
 
 * ``measure(names=None, points=2000)`` -> a list of :class:`Row`;
-* ``python -m minims.testing.accuracy --write`` regenerates ``accuracy.json`` and the README's table;
+* ``python -m minims.testing.accuracy --write`` regenerates ``accuracy.json`` and the table of ``docs/accuracy.md``;
 * ``tests/test_accuracy_bounds.py`` runs it on a coarse grid and fails when a row exceeds its bound.
 
 Modules: ``ulp`` (errors in ULP), ``reference`` (true values), ``domains`` (where to sample),

@@ -1,7 +1,7 @@
 """``python -m minims.testing.accuracy``: measure every elementwise rule and print (or write) the table.
 
     python -m minims.testing.accuracy                 # measure, print the Markdown table
-    python -m minims.testing.accuracy --write         # ... and rewrite accuracy.json and the README section
+    python -m minims.testing.accuracy --write         # ... and rewrite accuracy.json and docs/accuracy.md's table
     python -m minims.testing.accuracy --points 200 --only Tanh Sigmoid --paths numpy
 
 Run it from anywhere: the files written are the ones of the checkout minims is imported from.  The
@@ -25,10 +25,11 @@ def main(argv=None) -> int:
     parser.add_argument("--points", type=int, default=DEFAULT_POINTS, help="points per domain and format")
     parser.add_argument("--only", nargs="+", metavar="PRIMITIVE", help="measure only these primitives")
     parser.add_argument("--paths", nargs="+", choices=PATHS, default=list(PATHS),
-                        help="ways of running the rules (default: all; the README's table has all)")
-    parser.add_argument("--write", action="store_true", help="rewrite accuracy.json and the README's table")
+                        help="ways of running the rules (default: all; the documented table has all)")
+    parser.add_argument("--write", action="store_true", help="rewrite accuracy.json and docs/accuracy.md's table")
     parser.add_argument("--json", type=Path, default=ROOT / "accuracy.json")
-    parser.add_argument("--readme", type=Path, default=ROOT / "README.md")
+    parser.add_argument("--doc", type=Path, default=ROOT / "docs" / "accuracy.md",
+                        help="the Markdown file holding the table between its markers")
     args = parser.parse_args(argv)
 
     start = time.perf_counter()
@@ -39,8 +40,8 @@ def main(argv=None) -> int:
     print(table)
     if args.write:
         args.json.write_text(json_text(data), encoding="utf-8")
-        args.readme.write_text(replace_section(args.readme.read_text(encoding="utf-8"), table), encoding="utf-8")
-        print(f"wrote {args.json.name} and the table in {args.readme.name}", file=sys.stderr)
+        args.doc.write_text(replace_section(args.doc.read_text(encoding="utf-8"), table), encoding="utf-8")
+        print(f"wrote {args.json.name} and the table in {args.doc}", file=sys.stderr)
     over = [r for r in rows if not r.ok]
     for r in over:
         print(f"over its bound: {r.primitive} {r.domain} {r.format} {r.rule} {r.wrt}: {r.max_ulp:.3g} ULP "

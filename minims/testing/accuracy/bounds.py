@@ -5,7 +5,7 @@ true value is a normal number, in float64 and in float32.  The derivatives that 
 in :data:`CONDITIONED`, with why and the condition number their bound is scaled by: each is a sum of
 two terms of opposite sign that vanishes inside the domain, at points no rounded input hits
 exactly, and near such a zero the relative error of any computation in the working precision grows
-like the condition number of that sum, ``(|a| + |b|) / |a + b|``.  The README table and the CI test
+like the condition number of that sum, ``(|a| + |b|) / |a + b|``.  The table (docs/accuracy.md) and the CI test
 (``tests/test_accuracy_bounds.py``) read the bounds from here.
 """
 from __future__ import annotations
@@ -25,7 +25,7 @@ class Conditioned:
     """A derivative whose error is bounded by ``factor * kappa(inputs)`` ULP."""
 
     kappa: Callable            # float64 arrays of the inputs -> condition number >= 1, elementwise
-    formula: str               # kappa, as the README prints it
+    formula: str               # kappa, as docs/accuracy.md prints it
     why: str
     factor: float = DEFAULT_BOUND
 

@@ -1,8 +1,8 @@
-"""The accuracy table as JSON and as the Markdown section of the README.
+"""The accuracy table as JSON and as the Markdown section of ``docs/accuracy.md``.
 
 ``to_json`` keeps every row (each derivative apart, with its median and the inputs of its worst
 point); ``markdown`` folds the derivatives of one rule kind into one cell (the worst of them), one
-line per primitive, domain and format.  The README holds the Markdown between two marker comments,
+line per primitive, domain and format.  ``docs/accuracy.md`` holds the Markdown between two marker comments,
 and ``replace_section`` rewrites just that part, so the table is only ever written by the harness.
 """
 from __future__ import annotations
@@ -97,7 +97,7 @@ def _outside(rows) -> str:
 
 
 def markdown(data) -> str:
-    """The README section: how to read it, the table, the exceptions, what is not measured."""
+    """The section of docs/accuracy.md: how to read it, the table, the exceptions, what is not measured."""
     rows = rows_from_json(data)
     groups = defaultdict(list)
     for r in rows:
@@ -155,7 +155,7 @@ def markdown(data) -> str:
 def replace_section(text: str, section: str) -> str:
     """``text`` with the part between the markers replaced by ``section``."""
     if BEGIN not in text or END not in text:
-        raise ValueError(f"the README has no accuracy section: add the lines {BEGIN!r} and {END!r}.")
+        raise ValueError(f"the file has no accuracy section: add the lines {BEGIN!r} and {END!r}.")
     head, rest = text.split(BEGIN, 1)
     _, tail = rest.split(END, 1)
     return f"{head}{BEGIN}\n{section}\n{END}{tail}"

@@ -21,7 +21,7 @@ from pathlib import Path
 from ...core.stack import MinimsError
 from .feedback import AnswerError
 
-__all__ = ["from_answer", "raised_at"]
+__all__ = ["from_answer", "is_learners", "raised_at"]
 
 _MINIMS = os.path.realpath(Path(__file__).resolve().parents[2])
 _LIBRARIES = tuple(sorted({os.path.realpath(path) for key in ("stdlib", "platstdlib", "purelib", "platlib")
@@ -35,7 +35,7 @@ def _frames(exc: BaseException):
         tb = tb.tb_next
 
 
-def _is_learners(filename: str) -> bool:
+def is_learners(filename: str) -> bool:
     """A frame of the learner's code: not minims, not the standard library nor an installed package."""
     if filename.startswith("<frozen"):
         return False
@@ -49,7 +49,7 @@ def from_answer(exc: BaseException) -> bool:
     """True when ``exc`` is the answer's doing (see the module docstring)."""
     if isinstance(exc, (MinimsError, AnswerError)):
         return True
-    return any(_is_learners(code.co_filename) for code, _ in _frames(exc))
+    return any(is_learners(code.co_filename) for code, _ in _frames(exc))
 
 
 def raised_at(exc: BaseException) -> str:

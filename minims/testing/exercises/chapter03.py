@@ -20,6 +20,15 @@ def _leaky_relu(x, alpha):
     return elementwise(lambda s: sympy.Piecewise((s, s > 0), (a * s, True)))(x)
 
 
+def _alphas(LeakyReLU) -> str:
+    """The settings the answer was built with and got right."""
+    alphas = ", ".join(f"{float(p['alpha']):g}" for p in _LEAKY_POINTS)
+    return f"Your LeakyReLU was right when built with each of alpha = {alphas}."
+
+
+_LEAKY_POINTS = [{"x": [-2.0, -0.5, 0.25, 3.0], "alpha": 0.1}, {"x": [[1.5, -1.0], [-0.1, 0.7]], "alpha": 0.1},
+                 *drawn("3.1", 3, x=Box((5,), -3.0, 3.0, away=(0.0,)), alpha=Box((), 0.02, 0.9))]
+
 LEAKY_RELU = derivative_exercise(
     "3.1", "a LeakyReLU layer from existing ops",
     "a Python `if` cannot decide for a whole Tensor at once; Threshold shows the op that "
@@ -27,10 +36,12 @@ LEAKY_RELU = derivative_exercise(
     build=lambda LeakyReLU, point: LeakyReLU(float(point["alpha"])),
     formula=_leaky_relu,
     symbolic=False,
-    points=[{"x": [-2.0, -0.5, 0.25, 3.0], "alpha": 0.1}, {"x": [[1.5, -1.0], [-0.1, 0.7]], "alpha": 0.1},
-            *drawn("3.1", 3, x=Box((5,), -3.0, 3.0, away=(0.0,)), alpha=Box((), 0.02, 0.9))],
+    points=_LEAKY_POINTS,
     settings=("alpha",),
-    orders=(0, 1, 2))
+    orders=(0, 1, 2), wants="class LeakyReLU", solved=_alphas,
+    worked="Keep alpha in __init__ (self.alpha = alpha) and pick element by element in construct: "
+           "ops.select(x > 0, x, self.alpha * x) computes both candidates and takes, entry by entry, the one "
+           "the condition says. Autodiff derives the gradient from select: 1 where x > 0, alpha elsewhere.")
 
 
 SCALE = derivative_exercise(
@@ -40,7 +51,10 @@ SCALE = derivative_exercise(
     build=cell_of("w"),
     formula=lambda x, w: w * x,
     points=[{"x": [0.5, -1.0, 2.0], "w": [1.5]}, *drawn("3.2", 3, x=Box((3,), -2.0, 2.0), w=Box((1,), -2.0, 2.0))],
-    orders=(0, 1), params=("w",),
-    solved="Both the input's and the Parameter's gradients match SymPy.")
+    orders=(0, 1), params=("w",), wants="class Scale",
+    solved="Your bprop's gradients for the input and for the Parameter w both match SymPy.",
+    worked="self.internal_params = [self.w] lets the bprop use w. d(w x)/dx = w and d(w x)/dw = x, each times "
+           "dout; w (shape [1]) was broadcast over x (shape [3]), so its gradient is summed back: "
+           "ops.sum(x * dout, keepdim=True). The bprop returns ((w * dout,), {self.w: that sum}).")
 
 EXERCISES = (LEAKY_RELU, SCALE)

@@ -23,7 +23,9 @@ TRUE_BPROP = derivative_exercise(
     formula=lambda x, y: x * y * y,
     points=[{"x": [0.5, -1.5], "y": [3.0, 0.25]}, {"x": 1.0, "y": 2.0},
             *drawn("5.1", 2, x=Box((3,), -2.0, 2.0), y=Box((3,), -2.0, 2.0))],
-    orders=(0, 1))
+    orders=(0, 1), wants="class Net",
+    worked="d(x y^2)/dx = y^2 and d(x y^2)/dy = 2 x y; the bprop returns (dout * y * y, dout * 2 * x * y), "
+           "in the order of construct's inputs.")
 
 
 # ----- 5.2: the cross-entropy's gradient ---------------------------------------------------------------
@@ -66,11 +68,23 @@ def _ce_expect():
     return found
 
 
+def _what_ce_grad_gave(ce_grad) -> str:
+    """The answer's gradient, measured: each row sums to 0 and the rows' sizes follow the batch."""
+    sums = [np.abs(array_of(ce_grad(Tensor(z), Tensor(y.astype(np.int32), mstype.int32))).sum(axis=1)).max()
+            for z, y in _BATCHES]
+    sizes = ", ".join(f"{z.shape[0]} x {z.shape[1]}" for z, _ in _BATCHES)
+    zero = "each row sums to 0 (to rounding)" if max(sums) < 1e-12 else "its rows do not sum to 0"
+    return (f"Your ce_grad gave the mean's gradient for batches of {sizes} (examples x classes); {zero}, "
+            "as a softmax minus a one-hot label does.")
+
+
 CE_GRAD = Exercise(
     "5.2", "the gradient of the cross-entropy by hand",
     "for one example, d(-log softmax(z)[label])/dz is softmax(z) minus the one-hot label "
     "(ops.softmax, ops.one_hot); the loss is a mean over the N examples.",
-    run=_ce_run, expect=_ce_expect,
-    solved="Compare it with ops.grad of nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction='mean').")
+    run=_ce_run, expect=_ce_expect, wants="function ce_grad", solved=_what_ce_grad_gave,
+    worked="For one example the loss is log(sum_j e^z_j) - z_label; its gradient is softmax(z) - one_hot(label). "
+           "The mean over N examples divides by N, read from the logits' shape: "
+           "(ops.softmax(logits) - ops.one_hot(labels, classes, 1.0, 0.0)) / n.")
 
 EXERCISES = (TRUE_BPROP, CE_GRAD)

@@ -47,13 +47,33 @@ def _clip_expect():
     return found
 
 
+def _what_clip_did(clip_hook) -> str:
+    """What the answer's hook received and returned, measured on every point."""
+    seen = []
+
+    def spy(grad):
+        out = clip_hook(grad)
+        seen.append((grad[0].asnumpy(), out[0].asnumpy()))
+        return out
+
+    _clip_run(spy)
+    arrived = np.concatenate([g.ravel() for g, _ in seen])
+    returned = np.concatenate([o.ravel() for _, o in seen])
+    outside = np.abs(arrived) > 1
+    return (f"Your hook received {arrived.size} gradients; the {int(outside.sum())} outside [-1, 1] (the largest "
+            f"{np.abs(arrived).max():.4g}) came back as {sorted(set(returned[outside].tolist()))}, the "
+            f"{int((~outside).sum())} inside unchanged.")
+
+
 CLIP = Exercise(
     "6.1", "a hook that clips gradients",
     "the hook receives a tuple (g,) and returns a tuple; clipping is a maximum with -1 "
     "followed by a minimum with 1.",
     run=_clip_run, expect=_clip_expect,
-    reference="SymPy, then clipped to [-1, 1]",
-    solved="Gradients outside [-1, 1] arrive clipped; the others pass unchanged.")
+    reference="SymPy, then clipped to [-1, 1]", wants="function clip_hook", solved=_what_clip_did,
+    worked="The hook gets a tuple (g,); ops.maximum(g, -1.0) raises what is below -1, ops.minimum(..., 1.0) "
+           "lowers what is above 1, and the hook returns the result as a tuple: "
+           "(ops.minimum(ops.maximum(grad[0], -1.0), 1.0),).")
 
 
 # ----- 6.2: a Cell backward hook ---------------------------------------------------------------------
@@ -87,17 +107,38 @@ def _half_expect():
         value, grad = derived(lambda x: ops.tanh(3 * x), point, orders=(0, 1), seed=seed)
         full = grad.value
         grad.value = 0.5 * full
-        grad.alternatives = {"unchanged": full}
+        # the PyTorch (and MindSpore 2.10) reading: halving grad_input, which is here the gradient at
+        # the tanh's output, dout; through 3x: 1.5 dout (chain rule)
+        grad.alternatives = {"unchanged": full, "grad_input": 1.5 * grad.sens}
         found += [value, grad]
     return found
 
 
+def _what_halve_did(halve) -> str:
+    """Which tuple the answer's hook returned, measured: half of grad_output, of grad_input, or else."""
+    seen = []
+
+    def spy(cell_id, grad_input, grad_output):
+        out = halve(cell_id, grad_input, grad_output)
+        seen.append((grad_input, grad_output, out))
+        return out
+
+    _half_run(spy)
+    grad_input, grad_output, out = seen[0]
+    half_of = "grad_output" if all(np.allclose(o.asnumpy(), 0.5 * g.asnumpy()) for o, g in zip(out, grad_output)) \
+        else "another gradient"
+    return (f"Your hook returned a tuple of {len(out)} Tensor{'s' if len(out) != 1 else ''}, half of {half_of} "
+            "(the gradient for the Tanh's input), so the gradient for x is half of SymPy's.")
+
+
 HALVE = Exercise(
     "6.2", "a backward hook that halves a gradient",
-    "of the hook's two tuples, grad_output holds the gradients for the Cell's inputs; a "
-    "returned tuple replaces them.",
+    "section 6.4 says which of the hook's two tuples holds the gradients for the Cell's inputs (minims "
+    "follows the documentation page, whose names differ from PyTorch's); a returned tuple replaces them.",
     run=_half_run, expect=_half_expect,
-    reference="SymPy, halved at the tanh",
-    solved="The gradient below the tanh is half of SymPy's.")
+    reference="SymPy, halved at the tanh", wants="function halve", solved=_what_halve_did,
+    worked="In minims (and on the page chapter 06 follows) grad_output holds the gradients for the Cell's "
+           "inputs, and a returned tuple replaces them: return tuple(g * 0.5 for g in grad_output). "
+           "(In PyTorch and MindSpore 2.10 the same tuple is called grad_input.)")
 
 EXERCISES = (CLIP, HALVE)

@@ -19,7 +19,10 @@ INTERNAL_PARAMS = derivative_exercise(
     formula=lambda x, w: x * w,
     points=[{"x": [1.0, -2.0, 0.5], "w": [0.5, 1.5, -1.0]},
             *drawn("8.1", 2, x=Box((3,), -2.0, 2.0), w=Box((3,), -2.0, 2.0))],
-    orders=(0, 1), params=("w",))
+    orders=(0, 1), params=("w",), wants="class ScaleW",
+    worked="Declare the Parameter: self.internal_params = [self.w]. The bprop may then read self.w, and "
+           "returns a pair: the input gradients and a dict with w's gradient, "
+           "((dout * self.w,), {self.w: dout * x}).")
 
 
 def _predict_dtype(predict):
@@ -37,6 +40,9 @@ DTYPES = derivative_exercise(
     points=[{"x": [[1.0, 2.0], [3.0, -1.0]], "w": [[0.5, -1.0], [2.0, 0.25]]},
             *drawn("8.2", 2, x=Box((3, 2), -3.0, 3.0, step=0.25), w=Box((2, 2), -2.0, 2.0, step=0.25))],
     orders=(0, 1),
-    facts=[("the dtype of predict(float32 x, float64 w)", _predict_dtype, "Float32")])
+    facts=[("the dtype of predict(float32 x, float64 w)", _predict_dtype, "Float32")],
+    wants="function predict",
+    worked="Cast the float64 weight to the input's dtype, so that the product is float32: "
+           "ops.matmul(x, w.astype(x.dtype)).")
 
 EXERCISES = (INTERNAL_PARAMS, DTYPES)

@@ -1,8 +1,9 @@
-"""Exercises of chapter 09 (forward mode, Jacobians, vmap).
+"""Exercises of chapters 09 (forward mode, Jacobians) and 09b (costs, Hessians, vmap, linearize).
 
 9.1  a jvp (forward-mode) rule for Softplus, differentiable again (``check_grads`` in forward mode);
-9.2  a Hessian-vector product, forward over reverse;
-9.3  per-example gradients with ``vmap`` of ``grad``.
+     chapter 09;
+9.2  a Hessian-vector product, forward over reverse; chapter 09b;
+9.3  per-example gradients with ``vmap`` of ``grad``; chapter 09b.
 """
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from . import Exercise
 from .chapter01 import SOFTPLUS_POINTS, softplus
 from .declare import Box, derivative_exercise, points_of, random_source
 from .feedback import Quantity
+from .watch import Watch
 from .measure import array_of, gradient_of, numbers, run_formula, symbols_of, values_of, where
 
 SOFTPLUS_JVP = derivative_exercise(
@@ -23,7 +25,10 @@ SOFTPLUS_JVP = derivative_exercise(
     "look at Sin.jvp in chapter 01: the tangent of the output is the input's tangent times the "
     "derivative. Use minims ops, so that a second jvp can differentiate the rule.",
     build=lambda Softplus, point: Softplus(), formula=softplus, points=SOFTPLUS_POINTS,
-    orders=(0, 1, 2), mode="fwd", check_grads_order=2)
+    orders=(0, 1, 2), mode="fwd", check_grads_order=2, wants="class Softplus",
+    worked="The tangent of log(1 + e^x) along t is t * sigmoid(x). jvp returns the pair (the output, its "
+           "tangent): (bind(self, x), ops.mul(t, ops.sigmoid(x))), with minims ops so that a second jvp can "
+           "differentiate the rule.")
 
 
 # ----- 9.2: Hessian-vector products ------------------------------------------------------------------
@@ -43,7 +48,7 @@ def _hvp_points():
 _HVP = _hvp_points()
 _HV = "the Hessian-vector product H v"
 
-#: how the chapter's section 5 names a nesting of transforms (outermost first)
+#: how chapter 09b's section 2 names a nesting of transforms (outermost first)
 _COMPOSITIONS = {("jvp", "grad"): "forward over reverse", ("grad", "jvp"): "reverse over forward",
                  ("grad", "grad"): "reverse over reverse", ("vmap", "jvp", "jvp"): "forward over forward"}
 _TRANSFORMS = {"JVPTrace": "jvp", "TapeTrace": "grad", "BatchTrace": "vmap", "StagingTrace": "jit"}
@@ -123,7 +128,10 @@ HVP = Exercise(
     "H v is the derivative of the gradient of f along v: which transform gives a derivative "
     "along a direction?",
     run=_hvp_run, expect=_hvp_expect, reference="sympy.hessian(f) times v",
-    solved=_how_hvp_worked)
+    solved=_how_hvp_worked, wants="function hvp",
+    worked="H v is the directional derivative of the gradient along v: ops.jvp(ops.grad(f), (x,), (v,))[1] "
+           "(forward over reverse). It costs a small multiple of one gradient, and never forms the n x n "
+           "Hessian.")
 
 
 # ----- 9.3: per-example gradients ----------------------------------------------------------------------
@@ -164,12 +172,27 @@ def _batch_expect():
     return found
 
 
+def _how_per_example_worked(per_example_grads) -> str:
+    """How the answer computed the rows, measured: under which transforms its ops ran."""
+    b = _BATCHES[0]
+    with Watch() as seen:
+        rows = array_of(per_example_grads(Tensor(b["w"]), Tensor(b["xs"]), Tensor(b["ys"])))
+    deepest = max(seen.nestings, key=len, default=())
+    how = _nesting(deepest) if deepest else "outside any transform"
+    how = how.replace("(f", "(example_loss")
+    return (f"Your function returned one row per example ({rows.shape[0]} x {rows.shape[1]} for "
+            f"{rows.shape[0]} examples), its ops running {how}.")
+
+
 PER_EXAMPLE = Exercise(
     "9.3", "per-example gradients with vmap",
     "ops.grad(example_loss) is the gradient for one example; vmap runs it on each example. "
     "w is the same for every example (in_axes).",
     run=_batch_run, expect=_batch_expect, reference="SymPy, one example at a time",
-    solved="One row per example, each the gradient of that example's loss.")
+    solved=_how_per_example_worked, wants="function per_example_grads",
+    worked="ops.grad(example_loss) is the gradient for w of one example's loss; ops.vmap runs it over the "
+           "examples, with in_axes=(None, 0, 0): w shared, xs and ys split along their first axis. "
+           "ops.vmap(ops.grad(example_loss), in_axes=(None, 0, 0))(w, xs, ys).")
 
 
 EXERCISES = (SOFTPLUS_JVP, HVP, PER_EXAMPLE)

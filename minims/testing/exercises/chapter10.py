@@ -14,7 +14,7 @@ from ..accuracy.bounds import DEFAULT_BOUND
 from ..accuracy.reference import Reference, evaluate as reference_values
 from . import Exercise
 from .declare import Box, drawn, random_source
-from .feedback import Quantity
+from .feedback import Quantity, ulp_distance
 from .measure import array_of, where
 
 # ----- 10.1: tanh' that survives saturation ------------------------------------------------------------
@@ -41,13 +41,29 @@ def _tanh_expect():
     return found
 
 
+def _how_accurate(tanh_derivative) -> str:
+    """The answer's error in ULP, measured at every point: the worst, and where."""
+    worst, where_worst = -1.0, 0.0
+    for x, q in zip(_TANH_POINTS, _tanh_expect()):
+        ulps = ulp_distance(q, array_of(tanh_derivative(Tensor(x))))
+        i = int(np.argmax(ulps))
+        if ulps[i] > worst:
+            worst, where_worst = float(ulps[i]), float(x[i])
+    return (f"Your tanh' is within {worst:.2g} ULP of the true value (float64) at every point, the worst at "
+            f"x = {where_worst:g}; saturated points, out to |x| = 300, included.")
+
+
 TANH_DERIVATIVE = Exercise(
     "10.1", "tanh'(x) that survives saturation",
-    "1 - tanh(x)**2 asks how far a rounded 1 is from 1. With u = exp(-2|x|) (ops.exp, ops.abs), "
-    "tanh'(x) = 4u / (1 + u)**2: nothing is subtracted.",
+    "1 - tanh(x)**2 asks how far a rounded 1 is from 1, and once tanh(x) rounds to 1 nothing is left. "
+    "Section 3 writes tanh'(x) from x so that nothing is subtracted; mind the sign of x (exp of a large "
+    "positive number overflows).",
     run=_tanh_run, expect=_tanh_expect,
     reference="SymPy's d/dx tanh(x), evaluated by mpmath",
-    solved=f"Within {DEFAULT_BOUND:g} ULP of the true value (float64) at every point, saturated ones included.")
+    solved=_how_accurate, wants="function tanh_derivative",
+    worked="tanh'(x) = sech(x)**2 = 4 / (e^x + e^-x)**2. Multiply above and below by u = e^(-2|x|), which is at "
+           "most 1: tanh'(x) = 4u / (1 + u)**2. Nothing is subtracted, and nothing overflows (u only "
+           "underflows, to 0, where the true value is below the smallest float64 anyway).")
 
 
 # ----- 10.2: an error in ULP ---------------------------------------------------------------------------
@@ -90,11 +106,21 @@ def _ulp_expect():
         return [Quantity(_ERRORS, "", 0, _CASES_TEXT, np.array([float(v) for v in values]))]
 
 
+def _what_errors(ulp_error) -> str:
+    """The answer's errors on the chapter's five cases, measured."""
+    got = ", ".join(f"{float(ulp_error(c, t)):.4g}" for c, t, _ in _cases()[:5])
+    return (f"On the chapter's five cases your ulp_error gave {got} ULP: the ULP of the true value, in "
+            "float64 (53 significant bits).")
+
+
 ULP_ERROR = Exercise(
     "10.2", "an error in ULP",
     "the ULP of the true value t is 2**(e - 52) where 2**e <= |t| < 2**(e + 1); math.frexp(float(t)) "
     "gives e + 1. The error is |c - t| / ulp(t), computed with mpmath (t has 50 digits).",
     run=_ulp_run, expect=_ulp_expect, reference="the definition, in mpmath with 50 digits",
-    solved="The ULP is that of the true value, in float64 (53 bits).")
+    solved=_what_errors, wants="function ulp_error",
+    worked="math.frexp(float(t)) gives (m, e) with |t| = m 2**e and 0.5 <= m < 1, so 2**(e - 1) <= |t| < 2**e "
+           "and ulp(t) = 2**(e - 1 - 52) = 2**(e - 53). Then abs(mpmath.mpf(c) - t) / mpmath.ldexp(1, e - 53), "
+           "as a float.")
 
 EXERCISES = (TANH_DERIVATIVE, ULP_ERROR)

@@ -92,7 +92,8 @@ def cell_of(*names):
 
 def derivative_exercise(id, title, hint, build, formula, points, orders=(0, 1, 2), wrt=None,
                         mode="rev", params=(), settings=(), symbolic=True, value_formula=None,
-                        check_grads_order=None, solved="", reference="SymPy", facts=()):
+                        check_grads_order=None, solved="", reference="SymPy", facts=(), wants="",
+                        worked=""):
     """An exercise whose answer is checked by its value and derivatives at ``points``.
 
     ``params``: the names of the point's Parameter values (their gradients are checked too);
@@ -100,7 +101,7 @@ def derivative_exercise(id, title, hint, build, formula, points, orders=(0, 1, 2
     The feedback names each point with all its entries, Parameters and settings included.
     ``check_grads_order``: after SymPy agrees, also run ``check_grads`` (central differences) up
     to that order, in ``mode``.  ``facts``: ``(label, fn(answer), expected)`` triples checked first
-    (the names of the Parameters, a dtype ...).
+    (the names of the Parameters, a dtype ...).  ``wants`` and ``worked``: as in :class:`Exercise`.
     """
     points = points_of(*points)
 
@@ -143,4 +144,5 @@ def derivative_exercise(id, title, hint, build, formula, points, orders=(0, 1, 2
 
     if check_grads_order and not solved:
         solved = f"check_grads(order={check_grads_order}) agrees with central differences too."
-    return Exercise(id, title, hint, run, expect, reference, confirm if check_grads_order else None, solved)
+    return Exercise(id, title, hint, run, expect, reference, confirm if check_grads_order else None, solved,
+                    wants=wants, worked=worked)

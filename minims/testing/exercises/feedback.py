@@ -174,6 +174,12 @@ _SLIPS = {
     "setting": ("setting", "this is what {detail} gives (the first point's setting): the answer ignores the "
                            "value it was built with. Keep the argument (self.alpha = alpha) and use it, rather "
                            "than a number written into the code."),
+    "grad_input": ("convention", "this is what changing grad_input gives. In minims, as on the documentation "
+                                 "page chapter 06 follows, grad_input is the gradient arriving at the Cell's "
+                                 "output, and grad_output holds the gradients for the Cell's inputs, the ones a "
+                                 "returned tuple replaces. PyTorch, and MindSpore 2.10 with its current hook "
+                                 "page, use the names the other way round. Change grad_output here (the "
+                                 "picture in section 6.4 shows both conventions)."),
 }
 
 
@@ -254,7 +260,12 @@ def first_difference(expected: list[Quantity], got: list[Quantity]) -> Differenc
 # ----- errors --------------------------------------------------------------------------------------
 class AnswerError(TypeError):
     """What the learner's code returned cannot be used (a string where a Tensor was expected ...):
-    raised by the checker on the answer's behalf, so that the feedback blames the answer."""
+    raised by the checker on the answer's behalf, so that the feedback blames the answer.  An
+    exercise that recognises the slip gives its own ``kind`` and ``advice`` (the diagnosis)."""
+
+    def __init__(self, message: str, kind: str = "returned", advice: str = ""):
+        super().__init__(message)
+        self.kind, self.advice = kind, advice
 
 
 _ERRORS = (     # (name of the exception class or None, regex on the message, kind, diagnosis)
@@ -296,6 +307,8 @@ def _shape_error(message: str):
 
 def diagnose_error(exc: BaseException) -> tuple[str, str]:
     """(kind, advice) for an exception raised by the learner's code."""
+    if isinstance(exc, AnswerError) and exc.advice:
+        return exc.kind, exc.advice
     names = {cls.__name__ for cls in type(exc).__mro__}
     message = str(exc)
     shape = _shape_error(message)
