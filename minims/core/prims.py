@@ -96,7 +96,7 @@ class Add(_Binary):
 
     def jvp(self, primals, tangents):
         out = bind(self, *primals)
-        return out, fit(_plus(*tangents), out)
+        return out, fit(tangent_sum(*tangents), out)
 
     def sympy(self, x, y):
         return np.add(x, y)
@@ -114,7 +114,7 @@ class Mul(_Binary):
     def jvp(self, primals, tangents):
         (x, y), (tx, ty) = primals, tangents
         out = bind(self, x, y)
-        return out, fit(_plus(_times(tx, y), _times(ty, x)), out)
+        return out, fit(tangent_sum(tangent_times(tx, y), tangent_times(ty, x)), out)
 
     def sympy(self, x, y):
         return np.multiply(x, y)
@@ -418,11 +418,11 @@ def fit(t, out):
     return t if t._data.dtype == out._data.dtype else cast_gradient(t, out.dtype)
 
 
-def _plus(a, b):
+def tangent_sum(a, b):          # tangents may be None: a zero nobody computed
     return b if a is None else a if b is None else add(a, b)
 
 
-def _times(t, factor):
+def tangent_times(t, factor):
     return None if t is None else mul(t, factor)
 
 
