@@ -3,7 +3,7 @@
 Usage::
 
     python tools/soak.py                  # 5,000 steps (a few minutes), prints the figures
-    python tools/soak.py --steps 304      # what tests/test_soak_memory.py runs
+    python tools/soak.py --steps 304      # what tests/robustness/test_soak_memory.py runs
     python tools/soak.py --json out.json  # the figures as JSON too
 
 The schedule repeats every ``PERIOD`` = 16 steps.  Every step trains the LeNet-5 of the benchmarks'

@@ -16,7 +16,7 @@ the printed rule gives another answer:
 A primitive whose NumPy kernel does such a thing writes its ``fused_sympy`` form with the undefined
 SymPy functions below; the printer writes each as a Numba helper of the same name (``fusion._HELPERS``)
 that computes what the NumPy kernel computes, bit for bit on signed zeros, subnormals, infinities and
-NaN (``tests/test_i22_fused.py`` checks every fusible primitive on them).
+NaN (``tests/graph/test_i22_fused.py`` checks every fusible primitive on them).
 """
 from __future__ import annotations
 

@@ -9,8 +9,10 @@ so every interpreter handles it like any primitive:
   residuals it kept (``residuals.py``).  Both come from the *joint graph*, made by replaying the
   graph's equations under a gradient level while staging — the primitives' own ``bprop`` rules
   written into a new graph (source transformation).  The backward graph is itself a ``GraphCall``,
-  so differentiating it again gives second order.  A graph that cannot be split (it writes
-  Parameters) is differentiated by replaying its equations (``GraphCall.bprop``);
+  so differentiating it again gives second order.  That node is the one way a compiled graph is
+  differentiated; where the graph cannot be split (it writes Parameters) or a cotangent did not
+  reach every output, its rule runs the joint graph's backward part on the inputs instead of on
+  residuals (``ResidualRule.replay``);
 * the interpreters that transform programs — a graph being staged (``jit`` inside ``jit``), forward
   mode, batching, the symbolic interpreter — replay the equations (``inline``), so ``jvp(jit(f))``
   and ``vmap(jit(f))`` work equation by equation, and ``jit(jvp(f))`` compiles the whole of it.
@@ -86,13 +88,15 @@ class GraphCall(Primitive):
     def record_node(self, trace, args):
         """How a gradient level records a call of this graph (the tape's custom-node seam): it runs
         the forward graph that also returns the residuals, and the node's rule runs only the backward
-        equations on them (``residuals.py``).  Where the graph cannot be split, one node of the call
-        itself, whose ``bprop`` replays the graph."""
+        equations on them (``residuals.py``).  Where the graph cannot be split, the graph itself
+        runs and the rule replays it."""
         primals, parents = _unbox(trace, args)
         positions = tuple(i for i, p in enumerate(parents) if p is not None)
-        entry = self._split_entry(positions) if positions else None
+        if not positions:
+            return dispatch(self, primals)          # nothing of this level flows in: nothing to record
+        entry = self._split_entry(positions)
         if entry is None:
-            return trace.add_node(self, primals, parents, dispatch(self, primals))
+            return trace.add_node(ResidualRule(self, None, None), primals, parents, dispatch(self, primals))
         forward, split = entry
         k = split.n_outputs
         if _evaluates_directly(primals):
@@ -107,25 +111,6 @@ class GraphCall(Primitive):
             outs, residuals = flat[:k], flat[k:]
         return trace.add_node(ResidualRule(self, split, residuals), primals, parents,
                               outs[0] if k == 1 else tuple(outs))
-
-    def bprop(self, *args):
-        n = len(self.graph.inputs)
-        ins, dout = args[:n], args[-1]
-        douts = dout if isinstance(dout, tuple) else (dout,)
-        # only the gradients asked for: the others are never computed (nor, for an integer input,
-        # cast back into its dtype), and each choice of inputs has its own backward graph
-        wanted = tuple(i for i in range(n) if wants_grad(i))
-        if not wanted:
-            return (None,) * n
-        reached = tuple(d is not None for d in douts)
-        key = (wanted, reached)
-        if key not in self._backward:
-            self._backward[key] = GraphCall(backward_graph(self.graph, wanted, reached))
-        backward = self._backward[key]
-        # the backward graph may read Parameters of its own (a custom bprop Cell's construct, re-run
-        # while it is staged, reads self.w directly): they are its implicit inputs, fed as jit does
-        grads = bind(backward, *ins, *(d for d in douts if d is not None), *backward.graph.implicit)
-        return _at_positions(n, wanted, grads)
 
 
 def backward_graph(graph: Graph, positions: tuple | None = None, reached: tuple | None = None) -> Graph:
@@ -163,10 +148,10 @@ class ResidualRule(Primitive):
         n = len(self.call.graph.inputs)
         dout = args[-1]
         douts = dout if isinstance(dout, tuple) else (dout,)
-        if any(d is None for d in douts):
+        if self.split is None or any(d is None for d in douts):
             # the split assumed every output gets a cotangent; for fewer, a custom bprop that ignores
             # its dout must not run: the replaying backward graph leaves those outputs out
-            return self.call.bprop(*args)
+            return self.replay(*args)
         wanted = tuple(i for i in self.split.positions if wants_grad(i))
         if not wanted:
             return (None,) * n
@@ -179,6 +164,29 @@ class ResidualRule(Primitive):
                 return _at_positions(n, wanted, wrap(_evaluate_arrays(backward, (*residuals, *douts))))
             residuals = wrap(tuple(residuals))      # a higher-order level differentiates this rule
         return _at_positions(n, wanted, bind(backward, *residuals, *douts))
+
+
+    def replay(self, *args):
+        """The gradients from the inputs instead of residuals: the backward part of the joint graph
+        (``replay.stage_vjp``) for the inputs that want a gradient and the outputs a cotangent reached."""
+        graph = self.call.graph
+        n = len(graph.inputs)
+        ins, dout = args[:n], args[-1]
+        douts = dout if isinstance(dout, tuple) else (dout,)
+        # only the gradients asked for: the others are never computed (nor, for an integer input,
+        # cast back into its dtype), and each choice of inputs has its own backward graph
+        wanted = tuple(i for i in range(n) if wants_grad(i))
+        if not wanted:
+            return (None,) * n
+        reached = tuple(d is not None for d in douts)
+        key = (wanted, reached)
+        if key not in self.call._backward:
+            self.call._backward[key] = GraphCall(backward_graph(graph, wanted, reached))
+        backward = self.call._backward[key]
+        # the backward graph may read Parameters of its own (a custom bprop Cell's construct, re-run
+        # while it is staged, reads self.w directly): they are its implicit inputs, fed as jit does
+        grads = bind(backward, *ins, *(d for d in douts if d is not None), *backward.graph.implicit)
+        return _at_positions(n, wanted, grads)
 
 
 class _Arrays(tuple):
