@@ -2,6 +2,7 @@
 # each creates .venv (python3 -m venv) and installs what it needs on first use.
 #   make lab        JupyterLab on chapters/ (LAB_ARGS="--no-browser --port=8889" to pass options)
 #   make test       unit tests + every chapter under nbval + notebook-metadata check (PYTEST_ARGS="-x -k grad")
+#   make test-fast  the fast tier: tests/ without the tests marked slow, no chapters (under a minute)
 #   make notebooks  re-execute chapters in place, refreshing the outputs nbval compares (NOTEBOOKS=chapters/x.ipynb)
 #   make binder-check   build a fresh env from binder/ alone (as mybinder would) and execute every chapter in it
 #                       (BINDER_VENV=dir keeps that env and reuses it while binder/ and the pins are unchanged)
@@ -20,7 +21,7 @@ BROWSER_STAMP := $(VENV)/.installed-browser
 # jupyter refuses to run as root without --allow-root (root is the user on CI and these machines)
 ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root)
 
-.PHONY: install lab test notebooks binder-check browser-check clean
+.PHONY: install lab test test-fast notebooks binder-check browser-check clean
 
 install: $(STAMP)
 
@@ -37,6 +38,9 @@ lab: $(STAMP)
 
 test: $(STAMP)
 	VENV=$(VENV) bash tools/run_tests.sh $(PYTEST_ARGS)
+
+test-fast: $(STAMP)
+	$(VENV)/bin/pytest tests -m "not slow" $(PYTEST_ARGS)
 
 notebooks: $(STAMP)
 	$(PY) tools/execute_notebooks.py $(NOTEBOOKS)

@@ -14,7 +14,7 @@ How to run it (from the repository root, in the project's virtual environment)::
 (``pip install torch==2.13.0`` gives a CPU build on this machine kind; it is not a dependency of
 minims); ``--no-torch`` (or ``MINIMS_BENCH_NO_TORCH=1``) runs as if it were absent, and
 ``--no-numba`` (or ``MINIMS_BENCH_NO_NUMBA=1``) leaves the fast-path column out.  The smoke test
-``tests/test_benchmarks_smoke.py`` runs ``--quick --no-torch --no-numba`` (no timing is asserted).
+``tests/project/test_benchmarks_smoke.py`` runs ``--quick --no-torch --no-numba`` (no timing is asserted).
 
 The workloads (issue 6; each module under ``benchmarks/workloads/`` says exactly what it computes):
 

@@ -3,11 +3,14 @@
 ``import minims as mindspore`` runs code from the MindSpore documentation and prints what it prints.
 Where things live:
 
-* ``minims/common/tensor.py``, ``minims/dtype.py`` — the Tensor (and ``tensor(...)``) and its dtypes;
-* ``minims/interpreters/`` — ``bind`` and the interpreter stack (eval, symbolic);
-* ``minims/autodiff/`` — gradient levels (the tape) and ``GradOperation``/``grad``;
-* ``minims/primitives/`` — the primitive table, each with ``impl`` and ``bprop``;
-* ``minims/ops/`` — MindSpore's ``ops`` namespace; ``minims/common/`` — Tensor, Parameter;
+* ``minims/core/`` — the teaching core: the Tensor, ``bind`` and the interpreter stack, the
+  primitive, the tape, forward mode, batching and staging (its ``__init__`` gives the reading order);
+* ``minims/tensors/`` — the Tensor as MindSpore has it, ``Parameter``; ``minims/dtype.py`` — its dtypes;
+* ``minims/primitives/`` — the rest of the primitive table, each with ``impl`` and ``bprop``;
+* ``minims/autodiff/`` — ``GradOperation``/``grad``, custom bprops, hooks; ``minims/transforms/`` —
+  ``jvp``, ``vjp``, ``linearize``, ``jacfwd``, ``jacrev``, ``vmap``;
+* ``minims/graph/`` — ``jit`` and Graph mode; ``minims/interpreters/`` — symbolic, ``check_nan``;
+* ``minims/ops/`` — MindSpore's ``ops`` namespace; ``minims/common/`` — MindSpore's module layout;
 * ``minims/checkpoint/`` — ``save_checkpoint``/``load_checkpoint`` in MindSpore's ``.ckpt`` format;
 * ``minims/testing/`` — ``check_grads`` and friends.
 """
@@ -22,20 +25,21 @@ if _sys.getrecursionlimit() < 10000:
 from . import dtype  # noqa: E402 - after the limit, which nothing below depends on
 from .dtype import (bool_, double, float16, float32, float64, float_, half, int8, int16, int32,
                     int64, int_, single, uint8, uint32)
-from .common.tensor import Tensor, tensor        # mindspore.tensor is a function, as in 2.x
+from .core.tensor import Tensor
+from .tensors.convert import tensor
 from . import ops                                     # installs Tensor operators
-from .common.parameter import Parameter, ParameterTuple
+from .tensors.parameter import Parameter, ParameterTuple
 from . import context
 from .context import GRAPH_MODE, PYNATIVE_MODE, get_context, get_seed, set_context, set_seed
 from .autodiff.grad_api import GradOperation, grad, value_and_grad
-from .autodiff.transforms import jacfwd, jacrev, jvp, vjp           # MindSpore's top-level names
-from .batching.vmap import vmap
+from .transforms.transforms import jacfwd, jacrev, jvp, vjp           # MindSpore's top-level names
+from .transforms.vmap import vmap
 from . import nn
 from .checkpoint import load_checkpoint, load_param_into_net, save_checkpoint
 from . import train
 from .train import Model                           # mindspore.Model
 from .graph import jit, ms_function
-from .common import initializer as _initializer  # noqa: F401 - mindspore.common.initializer
+from . import common                             # mindspore.common (dtype, initializer, Parameter ...)
 from . import dataset
 from . import experimental                        # mindspore.experimental.optim
 from .interpreters.nan_check import NonFiniteError    # raised by set_context(check_nan=True)

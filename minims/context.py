@@ -26,8 +26,6 @@ import warnings
 
 import numpy as np
 
-from . import fast
-from .interpreters import nan_check
 
 __all__ = ["GRAPH_MODE", "PYNATIVE_MODE", "set_context", "get_context", "set_seed", "get_seed",
            "global_rng"]
@@ -44,11 +42,15 @@ _state = {
     "save_graphs": False,
     "save_graphs_path": ".",
 }
-# Options whose one home is the module that acts on them: read and switched there.
-_OWNED = {
-    "check_nan": (lambda: nan_check.enabled, nan_check.switch),
-    "fast_path": (lambda: fast.enabled, fast.switch),
-}
+# Options whose one home is the module that acts on them (``minims.fast``, ``nan_check``): read and
+# switched there, through the (getter, setter) each registers with ``own_option`` when imported.
+_OWNED: dict = {}
+
+
+def own_option(key: str, getter, setter) -> None:
+    """Make ``get_context(key)``/``set_context(key=...)`` read and switch an option through the
+    module that acts on it (so that this module imports none of them)."""
+    _OWNED[key] = (getter, setter)
 _warned_devices: set = set()
 
 # Every other keyword MindSpore 2.10's set_context accepts (read from its context.py: the context's
@@ -154,21 +156,6 @@ def _check_known(key):
     raise ValueError(f"set_context: the keyword argument {key!r} is not recognized (nothing was set). {fix}")
 
 
-def _fast_path_from_environment():
-    """The fast path's setting when minims is imported: ``MINIMS_FAST=1`` (true/yes/on) or ``=0``
-    (false/no/off) if set, else on when Numba is installed and this is not a Jupyter kernel.
-
-    The default does not import Numba (that costs up to a second): ``minims.fast`` imports its
-    kernels the first time a primitive asks for one."""
-    flag = os.environ.get("MINIMS_FAST", "").strip().lower()
-    if flag in ("1", "true", "yes", "on"):
-        set_context(fast_path=True)
-    elif flag in ("0", "false", "no", "off"):
-        set_context(fast_path=False)
-    elif "ipykernel" not in sys.modules:
-        fast.switch_on_when_used()
-
-
 def get_context(attr_key):
     """The current value of one context option."""
     if attr_key in _OWNED:
@@ -209,4 +196,3 @@ def global_rng() -> np.random.Generator:
     return _rng
 
 
-_fast_path_from_environment()

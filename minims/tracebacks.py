@@ -12,15 +12,20 @@ in a debugger, pytest: all see every frame); only what is printed changes:
 
 ``MINIMS_TRACEBACK=full`` in the environment (read when minims is imported) shows every frame, as
 does ``minims.tracebacks.show_internal_frames(True)`` at any time.
+
+``explained`` is the other half: the error a primitive raises for a NumPy failure inside its
+``impl`` keeps, for a user's own primitive, the frames of that ``impl`` down to the user's failing
+line (``minims.primitives`` installs it as ``Primitive.failure``).
 """
 from __future__ import annotations
 
 import os
 import sys
+import sysconfig
 import types
 from contextlib import contextmanager
 
-__all__ = ["show_internal_frames", "filtered", "install"]
+__all__ = ["show_internal_frames", "filtered", "install", "explained", "user_stacklevel"]
 
 _MINIMS_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
 _show_all = os.environ.get("MINIMS_TRACEBACK", "").strip().lower() in ("full", "1", "all", "on")
@@ -120,3 +125,42 @@ def install() -> None:
     elif sys.excepthook is sys.__excepthook__:
         _previous_hook = sys.excepthook
         sys.excepthook = _excepthook
+
+
+# Where a traceback frame's code lives: minims' own files, or an installed library (NumPy, the
+# standard library) rather than the user's code.
+_LIBRARY_DIRS = tuple({os.path.abspath(sysconfig.get_paths()[key]) + os.sep
+                       for key in ("stdlib", "platstdlib", "purelib", "platlib")})
+
+
+def _users_own(frame) -> bool:
+    path = os.path.abspath(frame.f_code.co_filename)
+    return not path.startswith(_MINIMS_DIR) and not path.startswith(_LIBRARY_DIRS)
+
+
+def explained(prim, exc, args) -> Exception:
+    """``prim``'s own error for the NumPy error ``exc`` that its ``impl`` raised (the caller raises
+    it ``from None``: NumPy's error is in the message).
+
+    A built-in primitive's error starts where minims raises it.  A user's primitive (an ``impl``
+    written outside minims) keeps the frames of its ``impl`` down to the user's failing line, so
+    that the traceback — the short one too — ends at that line; the NumPy frames below it are left
+    out, as minims' own are."""
+    error = prim.explain_failure(exc, args)
+    tb = exc.__traceback__.tb_next              # the frame that called impl caught it: impl is next
+    frames = []
+    while tb is not None and _users_own(tb.tb_frame):
+        frames.append(tb)
+        tb = tb.tb_next
+    chain = None
+    for f in reversed(frames):
+        chain = types.TracebackType(chain, f.tb_frame, f.tb_lasti, f.tb_lineno)
+    return error.with_traceback(chain) if chain is not None else error
+
+
+def user_stacklevel() -> int:
+    """The ``stacklevel`` that makes a warning point at the innermost frame outside minims."""
+    frame, level = sys._getframe(1), 1
+    while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(_MINIMS_DIR):
+        frame, level = frame.f_back, level + 1
+    return level

@@ -2,7 +2,7 @@
 
 ``tests/data/oracle_checkpoint_facts.py`` runs every scenario here on the real MindSpore and records
 what happened (a result or an exception type) in ``tests/data/oracle_checkpoint_facts.json``;
-``tests/test_checkpoint_oracle_facts.py`` runs the same scenarios on minims and compares.  So the code
+``tests/checkpoint/test_checkpoint_oracle_facts.py`` runs the same scenarios on minims and compares.  So the code
 here must run under both: every function takes the framework module (``mindspore`` or ``minims``) as
 an argument, and uses only NumPy features that NumPy 1.26 (the oracle's) and NumPy 2 share.
 

@@ -16,7 +16,7 @@ import minims.dtype as mstype
 import minims.nn as nn
 import minims.ops as ops
 from minims import Parameter, Tensor
-from minims.interpreters.stack import bind
+from minims.core.stack import bind
 from minims.primitives.operands import sum_to
 from minims.testing.exercises.chapter09 import example_loss
 

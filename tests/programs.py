@@ -8,8 +8,8 @@ failing example can be pasted into a test as it is.
 
 :func:`programs` is a Hypothesis strategy drawing ``(program, args)`` pairs from a :class:`Space`,
 which says which kinds of line may appear, which dtypes and shapes the inputs have and how values
-are drawn.  The presets are the spaces the differential tests (``tests/test_fuzz.py``,
-``tests/test_mode_equivalence.py``) search:
+are drawn.  The presets are the spaces the differential tests (``tests/robustness/test_fuzz.py``,
+``tests/graph/test_mode_equivalence.py``) search:
 
 =================  =================================================================================
 ``BASIC``          elementwise ops with broadcasting, reductions, matmul, shapes, select, softmax
@@ -27,7 +27,7 @@ are drawn.  The presets are the spaces the differential tests (``tests/test_fuzz
                    float32 or float64 (the primitives that have Numba kernels)
 ``SYMBOLIC``       only primitives with a SymPy rule, small shapes (the symbolic interpreter is slow);
                    no nested ``grad`` lines (``grad`` inside ``symbolic_call`` fails, see the xfail
-                   in ``tests/test_fuzz.py``)
+                   in ``tests/robustness/test_fuzz.py``)
 =================  =================================================================================
 
 Safe input domains: every value carries a bound on its magnitude and, when it is known to be
@@ -57,7 +57,7 @@ from hypothesis.extra import numpy as hnp
 
 from minims import Parameter, Tensor, jit, nn, ops
 from minims import dtype as mstype
-from minims.interpreters.stack import bind
+from minims.core.stack import bind
 from minims.primitives import nn as P
 
 __all__ = ["Space", "Meta", "Step", "Special", "Program", "ProgramCell", "programs", "with_weights",
@@ -133,7 +133,7 @@ GRADS = replace(MODES, kinds=_PURE_KINDS, dtypes=("float64",), values="random", 
 SPECIAL = replace(MODES, kinds=_PURE_KINDS, dtypes=("float64",), values="random", min_lo=0.2, max_bound=1e3,
                   specials=ALL_SPECIALS, need=("special",), steps=(2, 6), structured=False)
 HOOKED = replace(GRADS, specials=CORRECT_BPROPS + ("hook_backward", "cell_hook"), need=("special",))
-#: BASIC programs with at least one Parameter written and read back (``tests/test_mode_equivalence.py``)
+#: BASIC programs with at least one Parameter written and read back (``tests/graph/test_mode_equivalence.py``)
 PARAMS = replace(BASIC, kinds=BASIC_KINDS + ("param", "param"), need=("param",))
 FAST = Space(kinds=("unary", "binary", "scalar", "reduce") + NN_KINDS * 2, nchw=1.0,
              dtypes=("float32", "float64"), values="random", shapes=((3,), ()), inputs=(1, 2),

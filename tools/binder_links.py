@@ -8,7 +8,7 @@ The repository's address is ``[project.urls] Repository`` in ``pyproject.toml`` 
 **the one thing to set when the repository is published** (then run this with ``--write``). From it
 come the badge at the top of the README (between its ``binder-badge`` markers, opening chapter 01)
 and the badge under each chapter's title (opening that chapter); ``tools/make_mistakes_chapter.py``
-puts chapter 08's there too.  ``tests/test_binder_links.py`` checks that every mybinder.org link in
+puts chapter 08's there too.  ``tests/project/test_binder_links.py`` checks that every mybinder.org link in
 the repository agrees with the address.
 """
 from __future__ import annotations

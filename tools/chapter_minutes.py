@@ -13,7 +13,7 @@ No one's reading was timed.  The estimate counts what a learner reads and does, 
 * running the cells: the seconds ``tools/execute_notebooks.py`` takes, from ``RUN_SECONDS`` below
   (measured on the project's 2-core machine; all under 20 s, so they hardly count).
 
-The total is rounded to the nearest minute (an estimate: the last digit means little).  ``tests/test_readme.py`` checks that the README's
+The total is rounded to the nearest minute (an estimate: the last digit means little).  ``tests/project/test_readme.py`` checks that the README's
 table shows what this prints.
 """
 from __future__ import annotations

@@ -6,7 +6,7 @@ It needs the ``protoc`` extra (grpcio-tools, which bundles the protobuf compiler
 ``.venv/bin/pip install -e ".[protoc]" -c constraints.txt``.  protoc runs from the repository root
 with relative paths, so nothing of this machine ends up in the generated file.  A header is put in
 front saying how the file was made and the SHA-256 of the schema it was made from;
-``tests/test_checkpoint_schema.py`` fails when the schema changes and the module is not regenerated.
+``tests/checkpoint/test_checkpoint_schema.py`` fails when the schema changes and the module is not regenerated.
 
 The generated module checks at import that the installed protobuf runtime is not older than the
 compiler that wrote it: the lower bound of ``protobuf`` in pyproject.toml must follow the protoc

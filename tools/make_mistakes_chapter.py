@@ -42,7 +42,7 @@ is caught by `except TypeError` and by `except RuntimeError`. Under each title a
 MindSpore 2.10 does with the same code, and why minims differs where it does.
 
 The page is generated from the catalogue `minims.testing.mistakes` by
-`tools/make_mistakes_chapter.py`, and `tests/test_error_catalogue.py` checks every entry, so the page
+`tools/make_mistakes_chapter.py`, and `tests/testing/test_error_catalogue.py` checks every entry, so the page
 and the tests cannot drift apart. The snippets spell the package `ms`, as MindSpore 2.x's
 documentation does (`import mindspore as ms`)."""
 

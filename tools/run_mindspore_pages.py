@@ -25,7 +25,7 @@ The default run executes the pages on minims, compares, prints a markdown summar
 run on MindSpore, same on minims; the missing names, ranked by the blocks each one stops, cascades
 included; each failing block with its first differing line or its exception) and with
 ``--write-baseline`` stores the per-block verdicts in tools/mindspore_pages/minims_baseline.json,
-which tests/test_mindspore_pages.py holds minims to (a block recorded as "same" must stay "same").
+which tests/mindspore/test_mindspore_pages.py holds minims to (a block recorded as "same" must stay "same").
 """
 import argparse
 import ast
@@ -346,7 +346,7 @@ def compare_all(oracle, results):
 def split_by_budget(cost, budget):
     """(fast, slow): the cheapest names whose costs add up to at most ``budget``, and the rest.
 
-    How tests/test_mindspore_pages.py and tests/test_mindspore_suite.py pick their default tier.
+    How tests/mindspore/test_mindspore_pages.py and tests/mindspore/test_mindspore_suite.py pick their default tier.
     """
     fast, spent = [], 0.0
     for name in sorted(cost, key=lambda n: (cost[n], n)):
@@ -374,7 +374,7 @@ def record_oracle(names, jobs):
 
 
 def write_baseline(comparison, results, allow_regression=False):
-    """Store today's per-block verdicts on minims: what tests/test_mindspore_pages.py holds minims to.
+    """Store today's per-block verdicts on minims: what tests/mindspore/test_mindspore_pages.py holds minims to.
 
     A ratchet: a block recorded as "same" that is no longer "same" stops the update (SystemExit)
     unless ``allow_regression``. Per page, ``seconds`` is how long its blocks up to the last "same"

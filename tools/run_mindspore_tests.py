@@ -17,7 +17,7 @@ GPU alone are deselected (``CPU_ONLY``).
 The report: per file, the tests that pass on MindSpore 2.10 and how many of them pass on minims,
 totals, the missing names (from ImportError/AttributeError lines) ranked by the tests each one
 stops, and the first error line of every failing test. ``--write-baseline`` stores the passing tests
-in tools/mindspore_tests/minims_baseline.json; tests/test_mindspore_suite.py holds minims to it.
+in tools/mindspore_tests/minims_baseline.json; tests/mindspore/test_mindspore_suite.py holds minims to it.
 """
 import argparse
 import json
@@ -175,7 +175,7 @@ def record_oracle(paths, jobs):
 
 
 def write_baseline(files, results, allow_regression=False):
-    """Store the tests passing on minims today: what tests/test_mindspore_suite.py holds minims to.
+    """Store the tests passing on minims today: what tests/mindspore/test_mindspore_suite.py holds minims to.
 
     A ratchet: a test recorded as passing that fails now stops the update (SystemExit) unless
     ``allow_regression``. ``seconds`` per file (the whole file on minims) sorts files into test tiers.

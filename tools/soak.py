@@ -3,7 +3,7 @@
 Usage::
 
     python tools/soak.py                  # 5,000 steps (a few minutes), prints the figures
-    python tools/soak.py --steps 304      # what tests/test_soak_memory.py runs
+    python tools/soak.py --steps 304      # what tests/robustness/test_soak_memory.py runs
     python tools/soak.py --json out.json  # the figures as JSON too
 
 The schedule repeats every ``PERIOD`` = 16 steps.  Every step trains the LeNet-5 of the benchmarks'
@@ -61,7 +61,7 @@ import minims as ms                                               # noqa: E402
 import minims.nn as nn                                            # noqa: E402
 import minims.ops as ops                                          # noqa: E402
 from minims import Parameter, Tensor, context, jit                # noqa: E402
-from minims.interpreters.stack import active_traces               # noqa: E402
+from minims.core.stack import active_traces               # noqa: E402
 
 from benchmarks.memory import rebuild_interned_strings                                 # noqa: E402
 from benchmarks.workloads.w2_lenet import batch, initial_weights, minims_train_step   # noqa: E402

@@ -1,6 +1,6 @@
 """W2: one LeNet-5 training step, batch 32, 1x32x32 inputs, Momentum(0.01, 0.9).
 
-The LeNet-5 of the "Debugging in PyNative Mode" page (tests/test_lenet_training.py): conv 5x5 (1->6,
+The LeNet-5 of the "Debugging in PyNative Mode" page (tests/nn/test_lenet_training.py): conv 5x5 (1->6,
 no bias) - ReLU - max-pool 2 - conv 5x5 (6->16, no bias) - ReLU - max-pool 2 - dense 400->120 - ReLU
 - dense 120->84 - ReLU - dense 84->10, ``SoftmaxCrossEntropyWithLogits(sparse=True,
 reduction='mean')``, trained with ``nn.TrainOneStepCell``; the batch is the first 32 images of the
@@ -25,7 +25,7 @@ import minims as ms
 import minims.nn as nn
 import minims.ops as ops
 from minims import Tensor
-from minims.common.initializer import TruncatedNormal
+from minims.tensors.initializer import TruncatedNormal
 from minims.dataset import load_digits
 
 from . import Env, Target, Variant, standard_peers

@@ -2,7 +2,7 @@
 import numpy as np
 
 import minims.ops as ops
-from minims.interpreters.stack import bind
+from minims.core.stack import bind
 from minims.testing.exercises.chapter09 import example_loss
 
 

@@ -4,7 +4,7 @@
 runs ``construct`` on plain values (the gradient levels do not look inside it); its backward calls
 ``cell.bprop(*inputs, out, dout)`` under the outer levels, so a bprop written with minims ops (or
 other Cells) is differentiated in turn — second order through a custom bprop needs nothing special.
-Forward mode follows the bprop too, by transposition (``minims.autodiff.transpose``).
+Forward mode follows the bprop too, by transposition (``minims.autodiff.jvp_from_bprop``).
 
 Every result of a user's bprop is checked, following the documentation's constraints: a tuple, one
 gradient per input, shapes and dtypes matching the inputs; with ``internal_params``, a pair
@@ -14,13 +14,16 @@ from __future__ import annotations
 
 import inspect
 
-from ..common.parameter import Parameter
-from ..graph.staging import rebuild
-from ..interpreters import stack
-from ..primitives.base import MinimsError, Primitive
-from ..common.tensor import Tensor, _describe
+from ..tensors.parameter import Parameter
+from ..core import stack
+from ..core.staging import rebuild
+from ..tensors import lending
+from ..core.stack import MinimsError
+from ..core.primitive import Primitive
+from ..core.tensor import Tensor
+from ..tensors.convert import _describe
 from .hooks import call_user_fn
-from .transpose import jvp_from_bprop
+from .jvp_from_bprop import jvp_from_bprop
 
 __all__ = ["CellBprop", "BpropError"]
 
@@ -56,7 +59,7 @@ class CellBprop(Primitive):
     def impl(self, *arrays):
         inputs = [Tensor._make(a) if hasattr(a, "dtype") and hasattr(a, "shape") else a
                   for a in arrays[:self.n_inputs]]
-        with stack.parameters_as_themselves():       # inside the node, weights are constants
+        with lending.parameters_as_themselves():       # inside the node, weights are constants
             out = self.cell.construct(*inputs)
         # the primitive's outputs are the Tensors of construct's output, flat: a nested tuple
         # ((a, (b, c))) is three outputs, rebuilt by ``structured`` for the caller and the bprop
@@ -82,12 +85,12 @@ class CellBprop(Primitive):
         # a Parameter passed in as a forward input is an input like any other (MindSpore accepts it)
         allowed = {id(p) for p in self.params} | {id(a) for a in inputs if isinstance(a, Tensor)}
         guard = _ParameterGuard(self, allowed)
-        stack.add_observer(guard)
+        stack.add_rewriter(guard)
         try:
             result = call_user_fn(self.cell.bprop, (*inputs, out, dout), f"{self.path}.bprop",
                                   lambda: self._expected_signature())
         finally:
-            stack.remove_observer(guard)
+            stack.remove_rewriter(guard)
         input_grads, param_grads = self._split(result)
         self._check_inputs(inputs, input_grads)
         return tuple(input_grads) + tuple(param_grads)

@@ -3,21 +3,59 @@
 All three are thin front ends over ``vjp_call``: push a fresh gradient level, give each
 differentiated input (and each weight) a leaf tracer, run the function, pop the level, then run the
 backward pass from the outputs with a sensitivity (ones, unless ``sens_param``).  Because the level
-is popped before the backward pass, calling any of these inside another one nests correctly.
+is popped before the backward pass, calling any of these inside another one nests correctly.  (The
+same steps without MindSpore's options are ``minims.core.tape.vjp``.)
+
+``require_function`` is the check every transform makes of the function it is given: the usual slip
+is to pass the result ``fn(x)`` instead of ``fn``, and each transform says so, with the right and the
+wrong call written out, instead of failing later with Python's "'Tensor' object is not callable".
+The error is a ``TypeError`` and also MindSpore 2.10's type for the same slip where that differs:
+``ValueError`` for ``jvp``, ``jacfwd`` and ``jacrev``, ``RuntimeError`` for ``derivative`` and
+``vmap`` (checked by running MindSpore).
 """
 from __future__ import annotations
 
 import inspect
 
-from .. import ops
-from ..common import undo
-from ..common.function_check import require_function
-from ..common.parameter import Parameter
-from ..interpreters.stack import MinimsError, as_lent, current_value, lend, pop_trace, push_trace, unlend
-from ..common.tensor import Tensor, _describe
-from .tape import TapeTrace
+from ..core.stack import MinimsError
+from ..core.prims import ones_like, zeros_like
+from ..core.stack import pop_trace, push_trace
+from ..core.tape import TapeTrace, TapeTracer
+from ..core.tensor import Tensor
+from ..tensors import undo
+from ..tensors.convert import _describe
+from ..tensors.lending import as_lent, current_value, lend, unlend
+from ..tensors.parameter import Parameter
 
-__all__ = ["GradOperation", "grad", "value_and_grad", "vjp_call"]
+__all__ = ["GradOperation", "grad", "value_and_grad", "vjp_call", "require_function", "NotAFunctionError",
+           "NotAFunctionValueError", "NotAFunctionRuntimeError"]
+
+
+class NotAFunctionError(MinimsError, TypeError):
+    """A transform was given something that is not a function (often ``fn(x)`` instead of ``fn``)."""
+
+
+class NotAFunctionValueError(NotAFunctionError, ValueError):
+    """The same, where MindSpore raises ValueError."""
+
+
+class NotAFunctionRuntimeError(NotAFunctionError, RuntimeError):
+    """The same, where MindSpore raises RuntimeError."""
+
+
+_AS_MINDSPORE = {TypeError: NotAFunctionError, ValueError: NotAFunctionValueError,
+                 RuntimeError: NotAFunctionRuntimeError}
+
+
+def require_function(fn, where: str, right: str, wrong: str, mindspore: type = TypeError,
+                     purpose: str = "to differentiate") -> None:
+    """Raise unless ``fn`` is callable.  ``right`` and ``wrong`` are the call written with ``fn`` and
+    with ``fn(x)`` (``grad(fn)(x)``, ``grad(fn(x))``); ``mindspore``: MindSpore's exception type."""
+    if callable(fn):
+        return
+    raise _AS_MINDSPORE[mindspore](
+        f"{where}: expected a function or Cell {purpose}, got {_describe(fn)}. "
+        f"Fix: pass the function itself, {right}, not its result {wrong}.")
 
 
 class GradPositionError(MinimsError, RuntimeError, ValueError):
@@ -73,65 +111,72 @@ def _check_weights(weights, where):
 
 
 def vjp_call(fn, args, positions, weights, has_aux=False, sens=None, where="grad"):
-    """Run ``fn(*args)`` on a new gradient level and differentiate it.
-
-    Returns ``(value, input_grads, weight_grads)`` where ``value`` is ``fn``'s output without
-    tracers and the gradient lists follow ``positions`` and ``weights``.  If anything raises, the
-    Parameters ``fn`` wrote (BatchNorm's statistics ...) get their old values back.
-    """
+    """``(value, input_grads, weight_grads)`` of ``fn(*args)`` on a new gradient level; if anything
+    raises, the Parameters ``fn`` wrote get their old values back (``undo.atomic``)."""
     return undo.atomic(_vjp, fn, args, positions, weights, has_aux, sens, where)
 
 
 def _vjp(fn, args, positions, weights, has_aux, sens, where):
-    for p in positions:
-        if not isinstance(args[p], Tensor):
-            raise TypeError(
-                f"{where}: input {p} must be a Tensor to be differentiated, but got {_describe(args[p])}. "
-                "Fix: wrap it with Tensor(...), or leave it out of grad_position."
-            )
     trace = push_trace(TapeTrace())
     tokens = []
     try:
         boxed = list(args)
-        leaves = []
         for p in positions:
-            # a Parameter passed in as an argument is, for the levels outside, its stand-in there
-            # (an outer grad(weights=...) or a graph being staged): differentiate that, not the raw
-            # Parameter, or the outer level loses what the primal outputs depend on
-            arg = current_value(args[p]) if getattr(args[p], "_is_parameter", False) else args[p]
-            boxed[p] = trace.new_input(arg)
-            leaves.append(boxed[p])
-        standins = {}                    # a Parameter listed twice is one input: each entry gets its gradient
-        for w in weights:
-            if id(w) not in standins:
-                standins[id(w)] = trace.new_input(current_value(w))
-                tokens.append(lend(w, standins[id(w)]))
-        weight_leaves = [standins[id(w)] for w in weights]
-        returned = fn(*boxed)
-        out = as_lent(returned)         # a weight returned as it is: its stand-in is the output
+            a = args[p]
+            boxed[p] = trace.new_input(a if type(a) is Tensor else _primal(a, p, where))
+        standins = _lend(trace, weights, tokens) if weights else ()
+        returned = out = fn(*boxed)
+        if tokens:
+            out = as_lent(returned)     # a weight returned as it is: its stand-in is the output
     finally:
         for token in reversed(tokens):
             unlend(token)
         pop_trace(trace)
+    if out is returned and type(out) is TapeTracer and out._trace is trace and not has_aux and sens is None:
+        value, flat, sens_flat = out._primal, [out], [ones_like(out._primal)]
+    else:
+        value, flat, sens_flat = _outputs(returned, out, trace, has_aux, sens, where)
+    trace.backward(flat, sens_flat)
+    input_grads = [_grad_or_zeros(boxed[p], args[p], trace) for p in positions]
+    weight_grads = [_grad_or_zeros(s, current_value(w), trace) for s, w in zip(standins, weights)]
+    return value, input_grads, weight_grads
+
+
+def _primal(arg, position, where):
+    """What input ``position`` is differentiated as: a Tensor (a Parameter passed in as an argument
+    is, for the levels outside, its stand-in there: an outer grad(weights=...), a graph)."""
+    if not isinstance(arg, Tensor):
+        raise TypeError(f"{where}: input {position} must be a Tensor to be differentiated, but got "
+                        f"{_describe(arg)}. Fix: wrap it with Tensor(...), or leave it out of grad_position.")
+    return current_value(arg) if arg._is_parameter else arg
+
+
+def _lend(trace, weights, tokens) -> list:
+    """A leaf of ``trace`` lent to each weight (one for a Parameter listed twice); ``tokens`` collects
+    what ``unlend`` needs.  Returns the leaves, one per entry of ``weights``."""
+    standins = {}
+    for w in weights:
+        if id(w) not in standins:
+            standins[id(w)] = trace.new_input(current_value(w))
+            tokens.append(lend(w, standins[id(w)]))
+    return [standins[id(w)] for w in weights]
+
+
+def _outputs(returned, out, trace, has_aux, sens, where):
+    """``(value, the outputs to start from, their sensitivities)`` for any output structure."""
     value = _unbox(returned, trace)
     if has_aux and not (isinstance(out, (tuple, list)) and len(out) >= 2):
         # ValueError, as MindSpore ("When has_aux is True, origin fn requires more than one outputs")
         raise ValueError(f"{where}: has_aux=True needs a function returning a tuple (output, aux, ...), "
                          f"but it returned {_describe(out)}. Fix: return (loss, aux), or drop has_aux.")
-    target = out[0] if has_aux else out
-    flat = _flatten(target)
+    flat = _flatten(out[0] if has_aux else out)
     for o in flat:
         if not isinstance(o, Tensor) and not isinstance(o, (int, float)):
             raise TypeError(f"{where}: the function must return Tensors, but returned {_describe(o)}. "
                             "Fix: return the Tensor itself (no .asnumpy(), no NumPy arrays).")
     if sens is None:
-        sens_flat = [ops.ones_like(o) if isinstance(o, Tensor) else None for o in flat]
-    else:
-        sens_flat = _checked_sens(sens, flat, where)
-    trace.backward(flat, sens_flat)
-    input_grads = [_grad_or_zeros(leaf, args[p], trace) for leaf, p in zip(leaves, positions)]
-    weight_grads = [_grad_or_zeros(leaf, current_value(w), trace) for leaf, w in zip(weight_leaves, weights)]
-    return value, input_grads, weight_grads
+        return value, flat, [ones_like(trace.primal_of(o)) if isinstance(o, Tensor) else None for o in flat]
+    return value, flat, _checked_sens(sens, flat, where)
 
 
 def _checked_sens(sens, flat, where) -> list:
@@ -166,7 +211,7 @@ def _checked_sens(sens, flat, where) -> list:
 
 def _grad_or_zeros(leaf, primal, trace):
     g = trace.leaf_cotangent(leaf)
-    return ops.zeros_like(primal) if g is None else g
+    return zeros_like(primal) if g is None else g
 
 
 def _tensor_positions(args):
@@ -248,8 +293,12 @@ def _require_sens(fn, args, where):
         )
 
 
-def _check_position_type(grad_position, where):
-    """``grad_position`` is an int or a tuple of distinct ints (TypeError/ValueError, as MindSpore)."""
+def _check_position_type(grad_position, weights, where):
+    """``grad_position`` is an int or a tuple of distinct ints, or None with weights (TypeError/
+    ValueError, as MindSpore)."""
+    if grad_position is None and weights is None:
+        raise ValueError(f"{where}: grad_position and weights cannot both be None; nothing to differentiate. "
+                         "Fix: grad_position=0 for the first input, or weights=net.trainable_params().")
     if grad_position is None:
         return
     if not isinstance(grad_position, (int, tuple)) or isinstance(grad_position, bool):
@@ -281,37 +330,47 @@ def _positions(grad_position, args, where):
     return pos, single
 
 
+# A gradient of one input, no weights: the gradient itself (the common call, ``grad(f)(x)``, takes
+# no other step); otherwise MindSpore's output structure (``_structured``).
 def _grad_impl(fn, grad_position, weights, has_aux, return_ids, with_value, where):
-    require_function(fn, where, f"{where}(fn)(x)", f"{where}(fn(x))")
-    if grad_position is None and weights is None:
-        raise ValueError(f"{where}: grad_position and weights cannot both be None; nothing to differentiate. "
-                         "Fix: grad_position=0 for the first input, or weights=net.trainable_params().")
-    params = _check_weights(weights, where)
-    _check_position_type(grad_position, where)
-    single_weight = getattr(weights, "_is_parameter", False)     # one Parameter: its gradient alone
+    if not callable(fn) or type(grad_position) is not int or weights is not None:
+        _check_arguments(fn, grad_position, weights, where)
+    params = _check_weights(weights, where) if weights is not None else ()
+    plain = type(grad_position) is int and weights is None and not return_ids
 
     def grad_fn(*args):
-        pos, single = ((), False) if grad_position is None else _positions(grad_position, args, where)
-        value, in_grads, w_grads = vjp_call(fn, args, pos, params, has_aux=has_aux, where=where)
-        if return_ids:
-            in_grads = [(p, g) for p, g in zip(pos, in_grads)]
-            w_grads = [(w.name, g) for w, g in zip(params, w_grads)]
-        ins = in_grads[0] if single else tuple(in_grads)
-        ws = w_grads[0] if single_weight else tuple(w_grads)
-        if grad_position is None:
-            grads = ws
-        elif weights is None:
-            grads = ins
+        if plain and 0 <= grad_position < len(args):
+            value, ins, _ = vjp_call(fn, args, (grad_position,), (), has_aux, where=where)
+            grads = ins[0]
         else:
-            grads = (ins, ws)
+            pos, single = ((), False) if grad_position is None else _positions(grad_position, args, where)
+            value, ins, ws = vjp_call(fn, args, pos, params, has_aux, where=where)
+            grads = _structured(ins, ws, pos, params, single, grad_position, weights, return_ids)
         if with_value:
             return value, grads
-        if has_aux:
-            return grads, tuple(value[1:])
-        return grads
+        return (grads, tuple(value[1:])) if has_aux else grads
 
     grad_fn.__name__ = f"grad_{getattr(fn, '__name__', type(fn).__name__)}"
     return grad_fn
+
+
+def _check_arguments(fn, grad_position, weights, where):
+    require_function(fn, where, f"{where}(fn)(x)", f"{where}(fn(x))")
+    if type(grad_position) is not int:
+        _check_position_type(grad_position, weights, where)
+
+
+def _structured(ins, ws, pos, params, single, grad_position, weights, return_ids):
+    """MindSpore's output structure: the gradient itself for one input (or one Parameter), tuples
+    otherwise; inputs' and weights' gradients as a pair when both were asked for."""
+    no_inputs, no_weights, single_weight = grad_position is None, weights is None, weights is not None and \
+        getattr(weights, "_is_parameter", False)
+    if return_ids:
+        ins = [(p, g) for p, g in zip(pos, ins)]
+        ws = [(w.name, g) for w, g in zip(params, ws)]
+    ins = ins[0] if single else tuple(ins)
+    ws = ws[0] if single_weight else tuple(ws)
+    return ws if no_inputs else ins if no_weights else (ins, ws)
 
 
 def grad(fn, grad_position=0, weights=None, has_aux=False, return_ids=False):

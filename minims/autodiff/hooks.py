@@ -10,7 +10,7 @@
 Being primitives, hooks run wherever a backward pass runs, at every gradient level.  A backward
 hook acts on cotangents only: forward mode (``jvp``, ``jacfwd``, ``linearize``, ``derivative``) passes
 tangents through it unchanged — its forward-mode rule is the identity, not its backward rule
-transposed (``minims.autodiff.transpose``, which a custom ``bprop`` gets) — and binds the identity
+transposed (``minims.autodiff.jvp_from_bprop``, which a custom ``bprop`` gets) — and binds the identity
 on the primal values, so that a gradient level below (``grad`` of ``jvp``) still records the hook
 and runs it on its own backward pass.
 """
@@ -20,10 +20,13 @@ import inspect
 import warnings
 
 from ..context import GRAPH_MODE, get_context
-from ..graph.staging import is_compiling, user_stacklevel
-from ..interpreters.stack import bind
-from ..primitives.base import MinimsError, Primitive
-from ..common.tensor import Tensor, _describe
+from ..tracebacks import user_stacklevel
+from ..core.staging import compiling as is_compiling
+from ..core.stack import bind
+from ..core.stack import MinimsError
+from ..core.primitive import Primitive
+from ..core.tensor import Tensor
+from ..tensors.convert import _describe
 
 __all__ = ["HookBackward", "CellHookInputs", "CellHookOutputs", "HookRecord", "HookError",
            "HookShapeError", "call_user_fn", "hooks_skipped"]

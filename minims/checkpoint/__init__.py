@@ -3,7 +3,7 @@
 ``minims.train``/``minims.train.serialization``, where MindSpore has them.
 
 A file written by minims loads in MindSpore 2.10 and a file written by MindSpore loads in minims
-(``tests/test_checkpoint_interop.py``).  One purpose per file:
+(``tests/checkpoint/test_checkpoint_interop.py``).  One purpose per file:
 
 * ``checkpoint.proto`` — the schema (protobuf); ``checkpoint_pb2.py`` is generated from it by
   ``tools/make_checkpoint_pb2.py``;

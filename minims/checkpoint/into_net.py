@@ -29,9 +29,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..common.parameter import Parameter
+from ..tensors.parameter import Parameter
 from ..nn.cell import Cell
-from ..common.tensor import _describe, check_integer_fits
+from ..tensors.convert import _describe, check_integer_fits
 
 __all__ = ["load_param_into_net"]
 

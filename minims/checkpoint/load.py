@@ -5,7 +5,7 @@ string saved through ``append_dict`` comes back as a ``str``.  As in MindSpore 2
 with the file is a ``ValueError`` that names it: a missing file, a folder, a name that does not end
 in ``ckpt``, an empty file, a damaged or truncated one (``fileformat.py`` says what exactly).  Where
 MindSpore 2.10 silently makes something up, minims raises instead (recorded in
-``tests/test_checkpoint_oracle_facts.py``): a tensor whose dims promise more or fewer bytes than it
+``tests/checkpoint/test_checkpoint_oracle_facts.py``): a tensor whose dims promise more or fewer bytes than it
 carries (MindSpore pads with zeros or drops the rest), an entry without a name or a dtype, and
 ``crc_check=True`` on a file without its CRC (MindSpore warns and loads what is there).
 """
@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import os
 
-from ..common.parameter import Parameter
-from ..common.tensor import _describe
+from ..tensors.parameter import Parameter
+from ..tensors.convert import _describe
 from .fileformat import CheckpointFileError, decode
 
 __all__ = ["load_checkpoint"]

@@ -23,10 +23,11 @@ import os
 
 import numpy as np
 
-from ..common.parameter import Parameter, ParameterNameError
+from ..tensors.parameter import Parameter, ParameterNameError
 from ..nn.cell import Cell
 from ..nn.param_names import DuplicateParameterError, duplicates
-from ..common.tensor import Tensor, _describe
+from ..core.tensor import Tensor
+from ..tensors.convert import _describe
 from .atomic import write_atomically
 from .fileformat import encode
 

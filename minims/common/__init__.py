@@ -1,8 +1,11 @@
-"""Objects shared by the layers above the interpreters.
+"""``mindspore.common``, MindSpore's module layout for what minims keeps elsewhere: ``Tensor`` (the
+core's, ``minims.core.tensor``, with MindSpore's surface from ``minims.tensors``), ``Parameter``,
+``dtype`` and ``initializer`` — so ``from mindspore.common.initializer import Normal`` and
+``import mindspore.common.dtype as mstype`` run unchanged."""
+from .. import dtype
+from ..core.tensor import Tensor
+from ..tensors import initializer
+from ..tensors.convert import tensor
+from ..tensors.parameter import Parameter, ParameterTuple
 
-* ``tensor.py`` — ``Tensor`` (and ``tensor_repr.py``, how it prints), as ``mindspore.common.tensor``;
-* ``parameter.py`` — ``Parameter`` and ``ParameterTuple``;
-* ``initializer.py`` — ``mindspore.common.initializer`` (Normal, XavierUniform, ...);
-* ``undo.py`` — undo logs: a failing Cell or gradient call puts back the Parameters it wrote;
-* ``running_cells.py`` — the Cells whose call is running (for messages that name a Cell path).
-"""
+__all__ = ["Tensor", "tensor", "Parameter", "ParameterTuple", "dtype", "initializer"]

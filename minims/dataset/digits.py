@@ -17,7 +17,7 @@ import pathlib
 import numpy as np
 
 from ..context import global_rng
-from ..common.tensor import Tensor
+from ..core.tensor import Tensor
 
 __all__ = ["load_digits", "batches", "NUM_CLASSES"]
 

@@ -7,7 +7,7 @@ data set seed, and ``dataset.shuffle(buffer_size)`` picks rows from its buffer w
 ``std::mt19937_64() % size``.  Both engines are the standard Mersenne Twisters (Matsumoto and
 Nishimura, 1998; the 64-bit variant of 2004) with the standard's default initialisation, and
 ``std::shuffle``/``std::uniform_int_distribution`` are GCC's (libstdc++) algorithms.  The orders
-they give were checked against MindSpore 2.10 (``tests/test_dataset_pipeline.py``).
+they give were checked against MindSpore 2.10 (``tests/dataset/test_dataset_pipeline.py``).
 """
 from __future__ import annotations
 

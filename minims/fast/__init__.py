@@ -43,11 +43,13 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import os
+import sys
 import time
 import warnings
 
 import numpy as np
 
+from .. import context
 from . import residuals
 
 __all__ = ["enabled", "parallel", "switch", "switch_on_when_used", "numba_available", "warmup", "cache_info",
@@ -171,3 +173,22 @@ def cache_info() -> dict:
         info[name] = {"hits": sum(sum(s.cache_hits.values()) for s in stats),
                       "misses": sum(sum(s.cache_misses.values()) for s in stats)}
     return info
+
+
+def _from_environment() -> None:
+    """The fast path's setting when minims is imported: ``MINIMS_FAST=1`` (true/yes/on) or ``=0``
+    (false/no/off) if set, else on when Numba is installed and this is not a Jupyter kernel.
+
+    The default does not import Numba (that costs up to a second): the kernels are imported the
+    first time a primitive asks for one."""
+    flag = os.environ.get("MINIMS_FAST", "").strip().lower()
+    if flag in ("1", "true", "yes", "on"):
+        context.set_context(fast_path=True)
+    elif flag in ("0", "false", "no", "off"):
+        context.set_context(fast_path=False)
+    elif "ipykernel" not in sys.modules:
+        switch_on_when_used()
+
+
+context.own_option("fast_path", lambda: enabled, switch)
+_from_environment()

@@ -16,7 +16,7 @@ the printer chooses the float behaviour NumPy has: ``Max``/``Min`` propagate NaN
 does (Python's ``max`` does not), ``sign`` of NaN is NaN and of -0.0 is +0.0, ``floor`` stays a
 float.  What SymPy cannot say at all — which operand a tie of ``np.maximum`` returns (SymPy sorts
 ``Max``'s arguments), ``np.clip`` keeping -0.0, a kernel computed in float64 and rounded once — a
-primitive says in its ``fused_sympy`` form with the functions of ``minims.primitives.scalar_forms``,
+primitive says in its ``fused_sympy`` form with the functions of ``minims.fast.scalar_forms``,
 printed as the helpers below.  So every exactly rounded operation (+, -, *, /, sqrt, max, min,
 select, casts, ...) gives the NumPy path's bits, signed zeros, subnormals, infinities and NaN
 included.  Each step's result is cast to its dtype (``f32(...)``), so a
@@ -62,7 +62,7 @@ import numpy as np
 import sympy
 from sympy.printing.pycode import PythonCodePrinter
 
-from ..primitives.scalar_forms import FORMS
+from .scalar_forms import FORMS
 
 __all__ = ["KernelSpec", "InputSpec", "StepSpec", "OutputSpec", "Unfusable", "scalar_template", "source_of",
            "compile_kernel", "cache_dir", "kernel_stats"]
@@ -140,12 +140,12 @@ class _Printer(PythonCodePrinter):
 
     def _print_Function(self, expr):
         name = expr.func.__name__
-        if name in FORMS:                   # minims.primitives.scalar_forms: a helper below (or f64)
+        if name in FORMS:                   # minims.fast.scalar_forms: a helper below (or f64)
             return f"{name}({', '.join(self._print(a) for a in expr.args)})"
         return super()._print_Function(expr)
 
 
-# Each helper does what the NumPy kernel named in minims.primitives.scalar_forms does, on every float.
+# Each helper does what the NumPy kernel named in minims.fast.scalar_forms does, on every float.
 _HELPERS = {
     "np_maximum": "def np_maximum(a, b):\n    return a if (a > b or a != a) else b\n",   # NaN wins; a tie: b
     "np_minimum": "def np_minimum(a, b):\n    return a if (a < b or a != a) else b\n",

@@ -38,8 +38,9 @@ from __future__ import annotations
 
 import io
 
+from ..core import install
+from ..core.ir import Graph, Var
 from .draw_names import Naming
-from .ir import Graph, Var
 
 try:        # matplotlib is an optional dependency (the ``notebooks`` extra)
     import matplotlib
@@ -772,3 +773,6 @@ def graph_svg(graph: Graph) -> str:
     """``graph`` as an SVG document (text); deterministic like ``graph_png``."""
     _require_matplotlib()
     return _save(draw_graph(graph).figure, "svg", Date=None, Creator=None).decode("utf-8")
+
+
+install(Graph, _repr_png_=graph_png)       # a graph shows as a picture in Jupyter

@@ -1,7 +1,7 @@
 """A picture of one gradient computation: every node of the tape with its value and its gradient.
 
 ``draw_tape(fn, x, y, names=("x", "y"))`` runs ``fn`` under one gradient level (the tape of
-``minims.autodiff.tape``), walks the tape backwards from the output with a sensitivity of ones —
+``minims.core.tape``), walks the tape backwards from the output with a sensitivity of ones —
 keeping the gradient that reaches every node, which the real backward pass frees as it goes — and
 draws the graph top to bottom with the layout of ``minims.graph.draw``::
 
@@ -23,10 +23,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .. import ops
-from ..autodiff.tape import TapeTrace, TapeTracer
-from ..common.tensor import Tensor
-from ..interpreters.stack import pop_trace, push_trace
+from ..primitives import functional as ops
+from ..core.tape import TapeTrace, TapeTracer
+from ..core.tensor import Tensor
+from ..core.stack import pop_trace, push_trace
 from ..primitives.base import run_bprop
 from . import draw
 from .draw_names import argument_names

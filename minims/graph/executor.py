@@ -26,11 +26,11 @@ from __future__ import annotations
 import numpy as np
 
 from .. import fast
-from ..common import undo
+from ..tensors import undo
 from ..interpreters import nan_check
-from .. import ops                 # the module (ops.views at run time): the ops import this package
-from ..interpreters.stack import MinimsError, explained
-from .ir import Graph, Var
+from ..core.stack import MinimsError
+from ..tracebacks import explained
+from ..core.ir import Graph, Var
 
 _CAUGHT = (ValueError, TypeError, IndexError, ZeroDivisionError, OverflowError)
 
@@ -118,9 +118,7 @@ class Plan:
             self._locate_failure(arrays)
             raise
         for (param, _), value in zip(self.graph.effects, results[self._n_out:]):
-            undo.record(param)
-            param._data = np.array(value, dtype=param._data.dtype)
-            ops.views.written(param)    # its views taken outside the graph share its entries
+            undo.write(param, np.array(value, dtype=param._data.dtype))
         return [r if type(r) is np.ndarray else np.asarray(r) for r in results[:self._n_out]]
 
     def _locate_failure(self, arrays) -> None:

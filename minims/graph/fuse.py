@@ -58,7 +58,7 @@ from collections import Counter
 
 import numpy as np
 
-from .ir import Equation, Graph, Literal, Var
+from ..core.ir import Equation, Graph, Literal, Var
 
 __all__ = ["Fused", "fuse_elementwise", "ELEMENTWISE", "REDUCTIONS"]
 

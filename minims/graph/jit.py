@@ -35,13 +35,13 @@ from collections import OrderedDict
 
 import numpy as np
 
-from ..interpreters.stack import active_traces, bind
+from ..core.stack import active_traces, bind
 from ..primitives.index_operands import CompiledShapeChanged
-from ..common.tensor import Tensor
+from ..core.tensor import Tensor
 from .call import GraphCall, backward_graph, interpret
 from .passes import optimize
 from .residuals import ResidualSplit
-from .staging import is_explicit_input, rebuild, trace_to_graph, user_stacklevel
+from .tracing import is_explicit_input, rebuild, trace_to_graph, user_stacklevel
 
 __all__ = ["jit", "ms_function", "JitFunction", "RetraceWarning", "MAX_GRAPHS", "RETRACE_WARNING_AFTER"]
 

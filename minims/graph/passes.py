@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..common.tensor import Tensor
-from .ir import Equation, Graph, Literal, Var
+from ..core.tensor import Tensor
+from .rewriting import rewritten
+from ..core.ir import Equation, Graph, Literal, Var
 from .simplify import simplify_algebra
 
 __all__ = ["fold_constants", "eliminate_common_subexpressions", "simplify_algebra", "eliminate_dead_code",
@@ -47,7 +48,7 @@ def fold_constants(graph: Graph) -> Graph:
             folded += 1
         else:
             kept.append(Equation(prim, ins, eq.outs, eq.multiple))
-    return graph.rewritten(kept, mapping, "constant folding", folded)
+    return rewritten(graph, kept, mapping, "constant folding", folded)
 
 
 def _literal_key(lit: Literal):
@@ -93,7 +94,7 @@ def eliminate_common_subexpressions(graph: Graph) -> Graph:
             if key is not None:
                 seen[key] = eq
         kept.append(Equation(eq.prim, ins, eq.outs, eq.multiple))
-    return graph.rewritten(kept, mapping, "common subexpressions", removed)
+    return rewritten(graph, kept, mapping, "common subexpressions", removed)
 
 
 def eliminate_dead_code(graph: Graph) -> Graph:
@@ -107,7 +108,7 @@ def eliminate_dead_code(graph: Graph) -> Graph:
             live |= {a.index for a in eq.ins if isinstance(a, Var)}
     kept.reverse()
     removed = len(graph.equations) - len(kept)
-    return graph.rewritten(kept, {}, "dead code", removed)
+    return rewritten(graph, kept, {}, "dead code", removed)
 
 
 def optimize(graph: Graph, max_rounds: int = 5, simplify: bool = True) -> Graph:

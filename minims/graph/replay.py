@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..autodiff.grad_api import vjp_call
-from ..common.tensor import Tensor
-from ..interpreters.stack import bind
-from .ir import Graph, Var
+from ..core import staging
+from ..core.ir import Graph, Var
+from ..core.tape import vjp
+from ..core.tensor import Tensor
 from ..primitives.state import Assign
-from .staging import trace_to_graph
+from .tracing import trace_to_graph
 
 __all__ = ["interpret", "stage_vjp"]
 
@@ -23,30 +23,15 @@ _ASSIGN = Assign()
 
 
 def interpret(graph: Graph, args, effects: bool = True):
-    """Re-run ``graph``'s equations with ``bind`` on ``args`` (under whatever interpreters are active)."""
+    """Re-run ``graph``'s equations with ``bind`` on ``args`` (under whatever interpreters are active;
+    the core's ``staging.interpret``), then its Parameter writes (unless not ``effects``)."""
     env = {}
-    for v, a in zip(graph.inputs, args):
-        env[v.index] = a
-
-    def read(x):
-        return env[x.index] if isinstance(x, Var) else x.value
-    for eq in graph.equations:
-        ins = [read(a) for a in eq.ins]
-        if getattr(eq.prim, "has_effect", False) and not effects:
-            result = tuple(ins[:len(eq.outs)]) if eq.multiple else (ins[0] if ins else None)
-        else:
-            result = bind(eq.prim, *ins)
-        if eq.multiple:
-            for v, r in zip(eq.outs, result):
-                env[v.index] = r
-        else:
-            env[eq.outs[0].index] = result
-    if effects:
+    outs = staging.interpret(graph, args, effects, env)
+    if effects and graph.effects:
         for param, value in graph.effects:
             # as ops.assign does: written now, or recorded by a graph being staged (jit inside jit)
-            _ASSIGN(param, read(value))
-    outs = [read(o) for o in graph.outputs]
-    return outs[0] if len(outs) == 1 else tuple(outs)
+            _ASSIGN(param, env[value.index] if isinstance(value, Var) else value.value)
+    return outs
 
 
 def stage_vjp(graph: Graph, positions: tuple, reached: tuple | None = None, with_outputs: bool = False,
@@ -64,8 +49,8 @@ def stage_vjp(graph: Graph, positions: tuple, reached: tuple | None = None, with
     def replay(*flat):
         ins, given = flat[:n], iter(flat[n:])
         douts = [next(given) if r else None for r in reached]
-        value, grads, _ = vjp_call(lambda *a: interpret(graph, a, effects=False), ins, positions, (),
-                                   sens=douts, where=f"grad of graph '{graph.name}'")
+        value, vjp_fn = vjp(lambda *a: interpret(graph, a, effects=False), ins, positions)
+        grads = vjp_fn(*douts)
         outs = ((value,) if k == 1 else tuple(value)) if with_outputs else ()
         return outs + tuple(grads)
 

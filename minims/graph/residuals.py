@@ -18,11 +18,11 @@ splits a jaxpr.  Then
 
 Both are ordinary graphs, so differentiating the backward graph again (second order) splits it the
 same way.  A graph with Parameter writes (``ops.assign``) is not split: its forward must run as it
-was staged, and the caller falls back to the replaying backward graph.
+was staged, and the rule of its node (``call.ResidualRule``) replays it from the inputs instead.
 """
 from __future__ import annotations
 
-from .ir import Graph, Var
+from ..core.ir import Graph, Var
 from .passes import eliminate_dead_code, optimize
 from .replay import stage_vjp
 

@@ -21,8 +21,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..common.tensor import Tensor
-from .ir import Graph, Literal, Var
+from ..core.tensor import Tensor
+from . import rewriting
+from ..core.ir import Graph, Literal, Var
 
 __all__ = ["simplify_algebra"]
 
@@ -115,4 +116,4 @@ def simplify_algebra(graph: Graph) -> Graph:
         kept.append(current)
         for v in eq.outs:
             producer[v.index] = current
-    return graph.rewritten(kept, mapping, "algebraic simplification", rewritten)
+    return rewriting.rewritten(graph, kept, mapping, "algebraic simplification", rewritten)

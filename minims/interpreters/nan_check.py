@@ -24,7 +24,7 @@ filtered (see ``minims.context``), since they point at minims' source rather tha
 This module is the one home of the option: ``enabled`` says whether it is on, ``switch`` turns it
 on or off (``set_context`` and ``get_context`` call them).  The state kept for the messages: ``rule``,
 the tape node whose backward rule is running (set through ``set_rule`` by the tape's backward loop);
-the Cells whose call is running (``minims.common.running_cells``); and, while checking, the Cell each
+the Cells whose call is running (``minims.interpreters.running_cells``); and, while checking, the Cell each
 output was computed in, so that an error in a backward rule can say where that rule's forward ran.
 """
 from __future__ import annotations
@@ -34,22 +34,25 @@ import weakref
 
 import numpy as np
 
-from ..common import running_cells
-from ..common.tensor import Tensor, _describe
-from . import stack
+from .. import context
+from . import running_cells
+from ..core import stack
+from ..core.stack import MinimsError
+from ..core.tensor import Tensor
+from ..tensors.convert import describe as _describe
 
 __all__ = ["NonFiniteError", "checked_evaluate", "switch", "enabled", "check_equation", "set_rule",
            "current_rule"]
 
 
-class NonFiniteError(stack.MinimsError, RuntimeError):
+class NonFiniteError(MinimsError, RuntimeError):
     """A primitive produced NaN or Inf from finite inputs while ``check_nan`` was on."""
 
 
 #: Whether ``check_nan`` is on (``set_context(check_nan=...)`` changes it through ``switch``).
 enabled = False
 class _Checking(threading.local):
-    rule = None           # the tape Node whose bprop is running (the tape's backward loop sets it)
+    rule = None           # the tape Node whose bprop is running (the rule runner, rules.py, sets it)
     evaluations = 0       # bumped per checked primitive: a primitive that ran others is a composite
 
 
@@ -62,6 +65,8 @@ def switch(on: bool) -> None:
     global enabled
     enabled = bool(on)
     stack.set_evaluator(checked_evaluate if on else None)
+    from . import rules             # (it imports this module) every rule runs through it while on
+    rules.refresh()
     if not on:
         _origin.clear()
 
@@ -268,3 +273,6 @@ _BACKWARD_HINTS = {
     "Pow": "the derivative of x ** y is y * x ** (y - 1) (and x ** y * log(x) for y): infinite or NaN at "
            "x = 0 when y < 1: keep the base positive, ops.pow(ops.maximum(x, eps), y).",
 }
+
+
+context.own_option("check_nan", lambda: enabled, switch)

@@ -32,9 +32,10 @@ import sympy
 from sympy.logic.boolalg import Boolean
 
 from .. import dtype as mstype
-from ..common.tensor import Tensor
-from ..primitives.base import has_rule
-from .stack import MinimsError, Trace, Tracer, pop_trace, push_trace
+from ..core.tensor import Tensor
+from ..core.primitive import has_rule
+from ..core.stack import MinimsError
+from ..core.stack import Trace, Tracer, pop_trace, push_trace
 
 __all__ = ["SymbolicTrace", "SymbolicTracer", "SymbolicEscapeError", "symbols_like", "symbolic_call",
            "symbolic_grad", "reference_grad"]

@@ -23,9 +23,9 @@ import itertools
 import weakref
 from collections import OrderedDict
 
-from ..common.parameter import Parameter, ParameterTuple
-from ..common.tensor import _describe
-from ..graph.staging import current_trace
+from ..tensors.parameter import Parameter, ParameterTuple
+from ..tensors.convert import _describe
+from ..graph.tracing import current_trace
 from . import param_names
 from .cell_call import call_cell
 from .cell_tree import check_no_cycle, subtree_parameters, tree_repr, walk

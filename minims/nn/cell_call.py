@@ -13,12 +13,15 @@ from ..autodiff.custom_bprop import CellBprop
 from ..autodiff.hooks import (CellHookInputs, CellHookOutputs, HookRecord, call_user_fn, cannot_bind,
                               hooks_skipped, warn_hooks_ignored)
 from ..context import GRAPH_MODE, get_context
-from ..graph.staging import StaticGraphError, is_staging
-from ..common import running_cells, undo
-from ..common.parameter import Parameter
+from ..graph.tracing import StaticGraphError, is_staging
+from ..interpreters import running_cells
+from ..tensors import undo
+from ..tensors.parameter import Parameter
 from ..graph.jit import JitFunction
-from ..interpreters.stack import MinimsError, Tracer, bind
-from ..common.tensor import Tensor, _describe
+from ..core.stack import MinimsError
+from ..core.stack import Tracer, bind
+from ..core.tensor import Tensor
+from ..tensors.convert import _describe
 from ..primitives.operands import DtypeMismatchError
 from .param_names import refresh_names_on_first_call
 

@@ -10,7 +10,7 @@ refuses the assignment itself (:func:`check_no_cycle`), where the mistake is.
 """
 from __future__ import annotations
 
-from ..interpreters.stack import MinimsError
+from ..core.stack import MinimsError
 
 __all__ = ["CyclicCellError", "walk", "subtree_parameters", "check_no_cycle", "tree_repr"]
 

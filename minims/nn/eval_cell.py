@@ -2,7 +2,7 @@
 for one batch, from which the metrics read."""
 from __future__ import annotations
 
-from ..common.tensor import _describe
+from ..tensors.convert import _describe
 from .cell import Cell
 
 __all__ = ["WithEvalCell"]

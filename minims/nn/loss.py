@@ -7,11 +7,11 @@ over all elements), ``'sum'`` or ``'none'`` (keep one value per element or sampl
 from __future__ import annotations
 
 
-from ..batching.trace import every_example
-from ..graph.staging import is_staging
+from ..primitives.batch_rules import known_examples
 from .. import ops
 from ..primitives import nn as _nn
-from ..common.tensor import Tensor, _describe
+from ..core.tensor import Tensor
+from ..tensors.convert import _describe
 from .cell import Cell
 
 __all__ = ["LossBase", "SoftmaxCrossEntropyWithLogits", "MSELoss", "L1Loss"]
@@ -90,9 +90,8 @@ class SoftmaxCrossEntropyWithLogits(LossBase):
         if tuple(labels.shape) != (n,):
             raise ValueError(f"{self.path}: with sparse=True the labels must have shape [{n}] (one class index "
                              f"per row of logits {list(logits.shape)}), but got {list(labels.shape)}.")
-        if not is_staging():
-            # the values can be checked only when they exist (not while a graph is being compiled)
-            lab = every_example(labels)         # under vmap: every example's labels
+        lab = known_examples(labels)            # under vmap: every example's labels
+        if lab is not None:
             if lab.size and (lab.min() < 0 or lab.max() >= c):
                 bad = int(lab.min() if lab.min() < 0 else lab.max())
                 raise ValueError(f"{self.path}: label {bad} is out of range for {c} classes (valid: 0..{c - 1}).")

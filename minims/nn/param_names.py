@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import warnings
 
-from ..interpreters.stack import MinimsError
+from ..core.stack import MinimsError
 from .cell_tree import walk
 
 __all__ = ["DuplicateParameterError", "DuplicateParameterNameWarning", "warn_if_name_taken",

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from ..autodiff.grad_api import value_and_grad
 from .. import ops
-from ..common.tensor import Tensor, _describe
+from ..core.tensor import Tensor
+from ..tensors.convert import _describe
 from .cell import Cell
 
 __all__ = ["WithLossCell", "TrainOneStepCell"]

@@ -6,6 +6,9 @@
 * differentiation: ``ops.GradOperation``, ``ops.grad``, ``ops.value_and_grad``, and the functional
   transforms ``ops.jvp``, ``ops.vjp``, ``ops.linearize``, ``ops.jacfwd``, ``ops.jacrev``,
   ``ops.vmap``, ``ops.derivative``.
+
+A namespace only: it is the top of the layers (``minims.primitives`` below it holds the functions,
+and the rules call those, never this module).
 """
 from ..autodiff.grad_api import GradOperation, grad, value_and_grad
 from ..autodiff.hooks import HookBackward
@@ -13,7 +16,8 @@ from ..primitives.activation import LogSoftmax, ReLU, ReLU6, ReLU6Grad, ReluGrad
 from ..primitives.array import (BroadcastTo, Cast, Concat, ExpandDims, Fill, GetItem, Identity,
                                 OnesLike, Reshape, Squeeze, Stack, StopGradient, Transpose,
                                 ZerosLike)
-from ..primitives.base import Primitive, PrimitiveWithInfer
+from ..core.primitive import Primitive
+from ..primitives.base import PrimitiveWithInfer
 from ..primitives.compare import (Equal, Greater, GreaterEqual, Less, LessEqual, LogicalAnd,
                                   LogicalNot, LogicalOr, NotEqual, Select)
 from ..primitives.linalg import BatchMatMul, MatMul
@@ -26,8 +30,7 @@ from ..primitives.debug import Print
 from ..primitives.dataset import GetNext
 from . import functional
 from .functional import *  # noqa: F401,F403 - the functional API is the namespace
-# tensor_methods (and nn_functional below) call ``ops.add`` & co.: imported once these names exist
-from . import tensor_methods  # noqa: F401 - installs Tensor operators
+from ..primitives import tensor_methods  # noqa: F401 - installs Tensor operators
 
 
 class Gather(Primitive):
@@ -56,5 +59,5 @@ TensorAdd = Add  # MindSpore 1.x name
 from ..primitives.nn import (AvgPool, BatchNorm, Conv2D, Conv2DBackpropFilter, Conv2DBackpropInput,
                              Conv2DTranspose, Dropout, Dropout2D, MaxPool, SoftmaxCrossEntropyWithLogits,
                              SparseSoftmaxCrossEntropyWithLogits)
-from .nn_functional import (avg_pool2d, batch_norm, conv2d, cross_entropy, dropout, dropout2d, l1_loss,
+from ..primitives.nn_functional import (avg_pool2d, batch_norm, conv2d, cross_entropy, dropout, dropout2d, l1_loss,
                             max_pool2d, mse_loss, nll_loss)

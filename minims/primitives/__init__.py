@@ -24,7 +24,9 @@ Where the rows live:
 
 ``table()`` lists all of them with the rules each has; ``print(minims.primitives.table())``.
 """
-from .base import NoGradientRule, Primitive, PrimitiveWithInfer, has_rule, wants_grad
+from . import functional  # noqa: F401 - first: it imports every row, in the order they build on each other
+from ..core.primitive import NoGradientRule, Primitive, has_rule, wants_grad
+from .base import PrimitiveWithInfer
 from .table import RULES, Row, Table, table
 
 __all__ = ["Primitive", "PrimitiveWithInfer", "NoGradientRule", "has_rule", "wants_grad", "table",

@@ -11,13 +11,13 @@ import numpy as np
 import sympy
 
 from .. import dtype as mstype
-from .. import ops
-from ..common.tensor import _describe
-from ..interpreters.stack import bind
+from . import functional as ops
+from ..tensors.convert import _describe
+from ..core.stack import bind
 from . import batch_rules
-from . import scalar_forms as F
+from ..fast import scalar_forms as F
 from .accurate import in_float64, log_softmax
-from .base import Primitive
+from ..core.primitive import Primitive
 from .math import _Unary, sym_elementwise
 from .operands import keep_where, normalize_axis
 from .reduce import ReduceMax

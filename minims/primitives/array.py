@@ -12,35 +12,30 @@ from __future__ import annotations
 import numpy as np
 import sympy
 
-from .. import ops
+from . import functional as ops
 from .. import dtype as mstype
-from ..common.memory import check_allocation
-from ..common.tensor import Tensor, _describe
-from ..interpreters.stack import MinimsError, Tracer, bind
-from .base import Primitive
+from ..tensors.memory import check_allocation
+from ..core.tensor import Tensor
+from ..tensors.convert import _describe
+from ..core.stack import MinimsError
+from ..core.stack import Tracer, bind
+from ..core.primitive import Primitive
+from ..core.prims import BroadcastTo, Cast, OnesLike, Reshape, Transpose, ZerosLike, _Linear
+from ..core import install
 from . import batch_rules, tangents as T
 from .index_operands import (CompiledShapeChanged, Slot, check_in_range, concrete_index_array, fill,
                              has_int_array, has_mask, mask_shape, split_index)
 from .operands import as_operand, cast_gradient, normalize_axis, sum_to
 
 
-class _ArrayPrimitive(Primitive):
+class _ArrayPrimitive(_Linear):
     """Shape, indexing, creation and cast primitives move values around without computing on them,
     so their SymPy rules take relationals (a Bool tensor's entries) as they are.  Most are linear in
     their Tensor inputs, so their forward-mode rule is the primitive itself applied to the tangents
-    (with the same static arguments)."""
-
-    checks_rule_results = False       # built-in rule: checked over the table by the tests
+    (with the same static arguments: the core's ``_Linear``, whose rows ``Reshape``, ``Transpose``,
+    ``BroadcastTo``, ``Cast``, ``OnesLike`` and ``ZerosLike`` are, get MindSpore's calls below)."""
 
     takes_booleans = True
-
-    def jvp(self, primals, tangents):
-        """For a primitive linear in its Tensor inputs (the others are static: a shape, an axis)."""
-        out = bind(self, *primals)
-        if all(t is None for t in tangents):
-            return out, None
-        ts = [T.or_zeros(t, p) if isinstance(p, Tensor) else p for t, p in zip(tangents, primals)]
-        return out, bind(self, *ts)
 
 
 def _shape_tuple(op_name: str, shape) -> tuple:
@@ -53,67 +48,99 @@ def _shape_tuple(op_name: str, shape) -> tuple:
     raise TypeError(f"{op_name}: shape must be a tuple of ints, but got {_describe(shape)}.")
 
 
-class Reshape(_ArrayPrimitive):
+# ----- MindSpore's calls for the core's rows -------------------------------------------------------------
+def _reshape_call(self, x, shape):
     """``ops.Reshape()(x, shape)``; one entry of ``shape`` may be -1."""
-
-    def __call__(self, x, shape):
-        shape = _shape_tuple(self.name, shape)
-        if any(d < -1 for d in shape) or sum(d == -1 for d in shape) > 1:
-            # ValueError, as MindSpore ("invalid proposed_shape dimension", "only one dimension can
-            # be inferred"); NumPy would read any negative entry as -1
-            raise ValueError(f"{self.name}: invalid shape {list(shape)}: every entry must be a size >= 0, "
-                             "except one -1 for a dimension to infer. Fix: e.g. (-1,) to flatten, "
-                             "(2, -1) for two rows.")
-        return bind(self, x, shape)
-
-    def impl(self, x, shape):
-        return x.reshape(shape)
-
-    def batch(self, args, dims, size):
-        (x, shape), (d, _) = args, dims
-        return bind(self, batch_rules.front(x, d, size), (size,) + tuple(shape)), 0
-
-    def bprop(self, x, shape, out, dout):
-        return ops.reshape(dout, x.shape), None
-
-    def sympy(self, x, shape):
-        return x.reshape(shape)
-
-    def explain_failure(self, exc, args):
-        x, shape = args
-        return ValueError(
-            f"Reshape: cannot reshape a tensor of shape {list(x.shape)} ({int(np.prod(x.shape))} "
-            f"elements) into shape {list(shape)}. The number of elements must stay the same; "
-            "use -1 for one dimension to have it inferred."
-        )
+    shape = _shape_tuple(self.name, shape)
+    if any(d < -1 for d in shape) or sum(d == -1 for d in shape) > 1:
+        # ValueError, as MindSpore ("invalid proposed_shape dimension", "only one dimension can
+        # be inferred"); NumPy would read any negative entry as -1
+        raise ValueError(f"{self.name}: invalid shape {list(shape)}: every entry must be a size >= 0, "
+                         "except one -1 for a dimension to infer. Fix: e.g. (-1,) to flatten, "
+                         "(2, -1) for two rows.")
+    return bind(self, x, shape)
 
 
-class Transpose(_ArrayPrimitive):
+def _reshape_failure(self, exc, args):
+    x, shape = args
+    return ValueError(
+        f"Reshape: cannot reshape a tensor of shape {list(x.shape)} ({int(np.prod(x.shape))} "
+        f"elements) into shape {list(shape)}. The number of elements must stay the same; "
+        "use -1 for one dimension to have it inferred.")
+
+
+def _transpose_call(self, x, perm=None):
     """``ops.Transpose()(x, perm)``."""
+    ndim = len(x.shape)
+    perm = tuple(reversed(range(ndim))) if perm is None else _shape_tuple(self.name, perm)
+    if sorted(p % ndim if ndim else p for p in perm) != list(range(ndim)) or len(perm) != ndim:
+        raise ValueError(
+            f"Transpose: perm {list(perm)} is not a permutation of the {ndim} axes of a tensor "
+            f"of shape {list(x.shape)}. Fix: name every axis 0..{ndim - 1} once, e.g. "
+            f"{tuple(reversed(range(ndim)))} reverses them.")
+    return bind(self, x, tuple(p % ndim for p in perm))
 
-    def __call__(self, x, perm=None):
-        ndim = len(x.shape)
-        perm = tuple(reversed(range(ndim))) if perm is None else _shape_tuple(self.name, perm)
-        if sorted(p % ndim if ndim else p for p in perm) != list(range(ndim)) or len(perm) != ndim:
-            raise ValueError(
-                f"Transpose: perm {list(perm)} is not a permutation of the {ndim} axes of a tensor "
-                f"of shape {list(x.shape)}. Fix: name every axis 0..{ndim - 1} once, e.g. "
-                f"{tuple(reversed(range(ndim)))} reverses them."
-            )
-        return bind(self, x, tuple(p % ndim for p in perm))
 
-    def impl(self, x, perm):
-        return np.transpose(x, perm)
+def _broadcast_to_call(self, x):
+    """``ops.BroadcastTo(shape)(x)``; -1 in ``shape`` keeps that dimension."""
+    shape = _shape_tuple(self.name, self.shape)
+    lead = len(shape) - len(x.shape)
+    shape = tuple(x.shape[i - lead] if s == -1 and i >= lead else s for i, s in enumerate(shape))
+    return bind(self, x, shape)
 
-    def batch(self, args, dims, size):
-        (x, perm), (d, _) = args, dims
-        return bind(self, batch_rules.front(x, d, size), (0,) + tuple(p + 1 for p in perm)), 0
 
-    def bprop(self, x, perm, out, dout):
-        return ops.transpose(dout, tuple(np.argsort(perm).tolist())), None
+def _broadcast_to_failure(self, exc, args):
+    x, shape = args
+    return ValueError(
+        f"BroadcastTo: cannot broadcast a tensor of shape {list(x.shape)} to shape {list(shape)}: "
+        "each dimension must be equal to the target or 1.")
 
-    def sympy(self, x, perm):
-        return np.transpose(x, perm)
+
+def _cast_call(self, x, dtype):
+    """``ops.Cast()(x, dtype)``; the gradient is cast back to the input's dtype."""
+    x = as_operand(self.name, x, "x")
+    if not isinstance(x, Tensor):
+        x = Tensor(x)
+    return bind(self, x, mstype.require_dtype(dtype, "Cast"))
+
+
+def _cast_sympy(self, x, dt):
+    """Bool -> number: ``Piecewise((1, cond), (0, True))``; number -> Bool: ``Ne(x, 0)``;
+    float -> int truncates toward zero; otherwise the expression is unchanged."""
+    def convert(e):
+        is_bool = isinstance(e, sympy.logic.boolalg.Boolean) and not isinstance(e, sympy.Expr)
+        if dt.kind == "bool":
+            return e if is_bool else sympy.Ne(e, 0)
+        if is_bool:
+            return sympy.Piecewise((1, e), (0, True))
+        if dt.kind == "int" and not e.is_integer:
+            return sympy.Piecewise((sympy.floor(e), e >= 0), (sympy.ceiling(e), True))
+        return e
+    return np.frompyfunc(convert, 1, 1)(x)
+
+
+class InexactIntegerGradient(MinimsError, RuntimeError):
+    """A gradient or tangent that is not a whole number would be rounded into an integer dtype."""
+
+
+def _cast_impl(self, x, dt):
+    out = x.astype(dt.np_dtype, copy=False)
+    if getattr(self, "exact", False) and x.dtype.kind == "f" and not np.array_equal(out, x):
+        bad = x[out != x]
+        raise InexactIntegerGradient(
+            f"A gradient (or tangent) flows into an integer Tensor ({dt}), but it is not a whole "
+            f"number: {bad[:4].tolist()}{' ...' if bad.size > 4 else ''}; an {dt} cannot hold it "
+            "(MindSpore 2.10 silently truncates it). Fix: differentiate with respect to float "
+            "Tensors only: pass x.astype(mindspore.float32), or leave the integer input out of "
+            "grad_position.")
+    return out
+
+
+install(_Linear, takes_booleans=True)
+install(Reshape, __call__=_reshape_call, explain_failure=_reshape_failure)
+install(Transpose, __call__=_transpose_call)
+install(BroadcastTo, __call__=_broadcast_to_call, explain_failure=_broadcast_to_failure)
+install(Cast, __call__=_cast_call, sympy=_cast_sympy, impl=_cast_impl)
 
 
 class ExpandDims(_ArrayPrimitive):
@@ -168,43 +195,6 @@ class Squeeze(_ArrayPrimitive):
 
     def sympy(self, x, axes):
         return np.squeeze(x, axis=axes)
-
-
-class BroadcastTo(_ArrayPrimitive):
-    """``ops.BroadcastTo(shape)(x)``; -1 in ``shape`` keeps that dimension."""
-
-    def __init__(self, shape):
-        self.shape = shape
-
-    def __call__(self, x):
-        shape = _shape_tuple(self.name, self.shape)
-        lead = len(shape) - len(x.shape)
-        shape = tuple(x.shape[i - lead] if s == -1 and i >= lead else s for i, s in enumerate(shape))
-        return bind(self, x, shape)
-
-    def impl(self, x, shape):
-        return np.broadcast_to(x, shape)
-
-    def batch(self, args, dims, size):
-        (x, shape), (d, _) = args, dims
-        x = batch_rules.front(x, d, size)
-        missing = len(shape) - (x.ndim - 1)         # the example's leading axes broadcasting adds
-        if missing:
-            x = ops.reshape(x, (size,) + (1,) * missing + tuple(x.shape[1:]))
-        return bind(self, x, (size,) + tuple(shape)), 0
-
-    def bprop(self, x, shape, out, dout):
-        return sum_to(dout, x), None
-
-    def sympy(self, x, shape):
-        return np.broadcast_to(x, shape).copy()
-
-    def explain_failure(self, exc, args):
-        x, shape = args
-        return ValueError(
-            f"BroadcastTo: cannot broadcast a tensor of shape {list(x.shape)} to shape {list(shape)}: "
-            "each dimension must be equal to the target or 1."
-        )
 
 
 class Concat(_ArrayPrimitive):
@@ -609,98 +599,6 @@ class Fill(_ArrayPrimitive):
     def impl(self, dt, shape, value):
         check_allocation(self.name, shape, dt.np_dtype)
         return np.full(shape, value, dtype=dt.np_dtype)
-
-
-class OnesLike(_ArrayPrimitive):
-    differentiable = False
-
-    def impl(self, x):
-        return np.ones_like(x)
-
-    def batch(self, args, dims, size):
-        return batch_rules.unary(self, args, dims, size)
-
-    def sympy(self, x):
-        return np.full(x.shape, sympy.Integer(1), dtype=object)
-
-
-class ZerosLike(_ArrayPrimitive):
-    differentiable = False
-
-    def impl(self, x):
-        return np.zeros_like(x)
-
-    def batch(self, args, dims, size):
-        return batch_rules.unary(self, args, dims, size)
-
-    def sympy(self, x):
-        return np.full(x.shape, sympy.Integer(0), dtype=object)
-
-
-class InexactIntegerGradient(MinimsError, RuntimeError):
-    """A gradient or tangent that is not a whole number would be rounded into an integer dtype."""
-
-
-class Cast(_ArrayPrimitive):
-    """``ops.Cast()(x, dtype)``; the gradient is cast back to the input's dtype.
-
-    ``Cast(exact=True)`` is the cast the rules use to bring a float gradient (or tangent) back to an
-    integer input's dtype: it refuses to round.  MindSpore 2.10 truncates there, so the gradient of
-    ``sum(a * 1.5)`` for an Int32 ``a`` is 1 instead of 1.5; an integral gradient (``sum(a * a)``:
-    2a) passes unchanged.
-    """
-
-    def __init__(self, *, exact=False):
-        super().__init__()
-        if exact:
-            self.exact = True          # an attribute only when set: a plain Cast prints as before
-
-    def __call__(self, x, dtype):
-        x = as_operand(self.name, x, "x")
-        if not isinstance(x, Tensor):
-            x = Tensor(x)
-        return bind(self, x, mstype.require_dtype(dtype, "Cast"))
-
-    def impl(self, x, dt):
-        out = x.astype(dt.np_dtype, copy=False)
-        if getattr(self, "exact", False) and x.dtype.kind == "f" and not np.array_equal(out, x):
-            bad = x[out != x]
-            raise InexactIntegerGradient(
-                f"A gradient (or tangent) flows into an integer Tensor ({dt}), but it is not a whole "
-                f"number: {bad[:4].tolist()}{' ...' if bad.size > 4 else ''}; an {dt} cannot hold it "
-                "(MindSpore 2.10 silently truncates it). Fix: differentiate with respect to float "
-                "Tensors only: pass x.astype(mindspore.float32), or leave the integer input out of "
-                "grad_position.")
-        return out
-
-    def batch(self, args, dims, size):
-        return batch_rules.unary(self, args, dims, size)
-
-    def bprop(self, x, dt, out, dout):
-        return cast_gradient(dout, x.dtype), None
-
-    def jvp(self, primals, tangents):
-        (x, dt), (t, _) = primals, tangents
-        out = bind(self, x, dt)
-        # a cast to an integer or Bool dtype is piecewise constant: no tangent (as the bprop)
-        return out, (bind(self, t, dt) if dt.is_float and t is not None else None)
-
-    def sympy(self, x, dt):
-        """Bool -> number: ``Piecewise((1, cond), (0, True))``; number -> Bool: ``Ne(x, 0)``;
-        float -> int truncates toward zero; otherwise the expression is unchanged."""
-
-        def is_bool(e):
-            return isinstance(e, sympy.logic.boolalg.Boolean) and not isinstance(e, sympy.Expr)
-
-        def convert(e):
-            if dt.kind == "bool":
-                return e if is_bool(e) else sympy.Ne(e, 0)
-            if is_bool(e):
-                return sympy.Piecewise((1, e), (0, True))
-            if dt.kind == "int" and not e.is_integer:
-                return sympy.Piecewise((sympy.floor(e), e >= 0), (sympy.ceiling(e), True))
-            return e
-        return np.frompyfunc(convert, 1, 1)(x)
 
 
 class StopGradient(_ArrayPrimitive):

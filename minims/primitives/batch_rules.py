@@ -11,48 +11,78 @@ axis, which NumPy-style broadcasting and the primitives' own batch dimensions al
 """
 from __future__ import annotations
 
-from .. import ops
-from ..interpreters.stack import bind
-from ..common.tensor import Tensor
-from ..batching.trace import loop, move_to_front
+from . import functional as ops
+import numpy as np
 
-__all__ = ["elementwise", "unary", "front", "batch_axis_shifted", "merged_into_first_axis", "loop"]
+from ..core.batching import BatchTrace, BatchTracer, example_zeros
+from ..core.stack import MinimsError
+from ..core.prims import batch_elementwise as elementwise, batch_unary as unary, front, move_to_front  # noqa: F401
+from ..core import install
+from ..core.stack import Tracer, bind
+from ..core.tensor import Tensor
 
-
-def front(value, dim, size):
-    """``value`` with the batch axis in front; an unbatched value is broadcast to the batch."""
-    if dim is None:
-        return ops.broadcast_to(value, (size,) + tuple(value.shape))
-    return move_to_front(value, dim)
-
-
-def elementwise(prim, args, dims, size, any_axis=True):
-    """Operands that broadcast against each other (arithmetic, comparisons, select; with
-    ``any_axis=False`` the batched matrix product, whose last two axes are the matrices).
-
-    The example parts of the operands are aligned from the right, as broadcasting does; a batched
-    operand gets its batch axis in front and singleton axes after it up to the largest example rank,
-    so that its batch axis lines up with the others' and never with an example axis.
-    """
-    ranks = [a.ndim - (d is not None) if isinstance(a, Tensor) else 0 for a, d in zip(args, dims)]
-    batched = [(d, r) for d, r in zip(dims, ranks) if d is not None]
-    rank = max(ranks)
-    if (any_axis or batched[0][0] == 0) and all(d == batched[0][0] and r == rank for d, r in batched) and all(
-            d is not None or not isinstance(a, Tensor) for a, d in zip(args, dims)):
-        return bind(prim, *args), batched[0][0]         # every operand batched alike: as it is
-    new = []
-    for a, d, r in zip(args, dims, ranks):
-        if d is not None:
-            a = move_to_front(a, d)
-            if r < rank:
-                a = ops.reshape(a, (a.shape[0],) + (1,) * (rank - r) + tuple(a.shape[1:]))
-        new.append(a)
-    return bind(prim, *new), 0
+__all__ = ["elementwise", "unary", "front", "batch_axis_shifted", "merged_into_first_axis", "loop", "example",
+           "every_example", "known_examples", "no_examples", "move_to_front"]
 
 
-def unary(prim, args, dims, size):
-    """A primitive elementwise in its one Tensor input (the other arguments are static)."""
-    return bind(prim, *args), dims[0]
+def example(value, dim, i):
+    """Example ``i`` of a batched value (or the value itself when it is not batched)."""
+    return value if dim is None else ops.getitem(value, (slice(None),) * dim + (i,))
+
+
+def loop(prim, values, dims, size):
+    """The rule of a primitive without one: the primitive once per example, the results stacked along
+    a new axis 0 — always right, only slower.  ``BatchTrace.fallback``, installed below."""
+    results = [bind(prim, *(example(v, d, i) for v, d in zip(values, dims))) for i in range(size)]
+    if isinstance(results[0], tuple):
+        outs = tuple(ops.stack([r[k] for r in results], 0) if isinstance(results[0][k], Tensor) else results[0][k]
+                     for k in range(len(results[0])))
+        return outs, tuple(0 if isinstance(o, Tensor) else None for o in outs)
+    if not isinstance(results[0], Tensor):
+        return results[0], None
+    return ops.stack(results, 0), 0
+
+
+def every_example(value):
+    """The array of ``value`` for a check that must see every example's values (labels in range):
+    a batched value gives its whole batch (its ``_data`` is the first example only), a value being
+    differentiated its primal's.  A graph's placeholder has no values: a ``MinimsError``."""
+    while isinstance(value, Tracer):
+        value = value._value if isinstance(value, BatchTracer) else value._primal_value()
+    return value._data
+
+
+def known_examples(value):
+    """``every_example(value)``, or None where the value has none yet (a placeholder of a graph being
+    staged: a check of the values then happens when the graph runs)."""
+    try:
+        return every_example(value)
+    except MinimsError:
+        return None
+
+
+def no_examples(prim, values, dims):
+    """The primitive on an empty batch: empty results, shaped like its output on one example.  The
+    types come from the primitive's output types on zeros standing for an example (as a graph being
+    staged finds them): with no example there is nothing to compute, so no rule and no ``impl``
+    runs (a rule's arithmetic on an empty batch may not even be defined: a reshape with -1)."""
+    arrays = [example_zeros(v, d) if d is not None else (v._data if isinstance(v, Tensor) else v)
+              for v, d in zip(values, dims)]
+    out = prim.output_types(arrays, values)
+
+    def empty(o):
+        return Tensor._make(np.zeros((0,) + o.shape, o.dtype))
+    if isinstance(out, tuple):
+        return tuple(empty(o) for o in out), (0,) * len(out)
+    return empty(out), 0
+
+
+
+def _fallback(prim, values, dims, size):
+    return no_examples(prim, values, dims) if size == 0 else loop(prim, values, dims, size)
+
+
+install(BatchTrace, fallback=staticmethod(_fallback))
 
 
 def batch_axis_shifted(axis, rank):

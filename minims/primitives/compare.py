@@ -9,10 +9,10 @@ from __future__ import annotations
 import numpy as np
 import sympy
 
-from .. import ops
-from ..interpreters.stack import bind
-from ..common.tensor import Tensor
-from .base import Primitive
+from . import functional as ops
+from ..core.stack import bind
+from ..core.tensor import Tensor
+from ..core.primitive import Primitive
 from .math import _Binary
 from . import batch_rules, tangents as T
 from .operands import as_operand, sum_to

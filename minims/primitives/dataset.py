@@ -8,8 +8,8 @@ that fails, to show where PyNative mode reports the failure.
 from __future__ import annotations
 
 from ..dtype import DType
-from ..interpreters.stack import MinimsError
-from .base import Primitive
+from ..core.stack import MinimsError
+from ..core.primitive import Primitive
 
 
 class NoDatasetPipeline(MinimsError, RuntimeError):

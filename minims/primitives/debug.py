@@ -1,16 +1,16 @@
 """``ops.Print``: print Tensors and strings when the computation runs, in both modes.
 
 Python's ``print`` inside a compiled function runs once, while tracing; ``ops.Print`` is a primitive
-with an effect, so it is kept in the graph and prints every time the graph runs.
+with an effect, so a graph being staged records it (it sees every ``bind``, even one without a
+placeholder among its inputs), keeps it, and it prints every time the graph runs.
 """
 from __future__ import annotations
 
 import numpy as np
 
-from ..graph.staging import current_trace
-from ..interpreters.stack import bind
-from ..common.tensor import Tensor
-from .base import Primitive
+from ..core.stack import bind
+from ..core.tensor import Tensor
+from ..core.primitive import Primitive
 
 
 class Print(Primitive):
@@ -25,11 +25,7 @@ class Print(Primitive):
         for item in inputs:
             if not isinstance(item, (Tensor, str, int, float, bool)):
                 raise TypeError(f"Print: inputs must be Tensors, strings or numbers, got {type(item).__name__}.")
-        staging = current_trace()
-        if staging is not None:     # even with no Tensor inputs, the print belongs to the graph
-            staging.process(self, inputs)
-            return
-        bind(self, *inputs)
+        bind(self, *inputs)         # a graph being staged records it, Tensor inputs or not
 
     def impl(self, *items):
         for item in items:

@@ -22,8 +22,9 @@ from __future__ import annotations
 import numpy as np
 import sympy
 
-from ..common.tensor import Tensor, _describe
-from ..interpreters.stack import MinimsError
+from ..core.tensor import Tensor
+from ..tensors.convert import _describe
+from ..core.stack import MinimsError
 
 __all__ = ["Slot", "split_index", "fill", "check_in_range", "has_mask", "has_int_array", "mask_shape",
            "IndexOutOfRangeError", "CompiledShapeChanged", "concrete_index_array"]

@@ -21,11 +21,12 @@ from __future__ import annotations
 import numpy as np
 import sympy
 
-from .. import ops
-from ..interpreters.stack import bind
-from . import batch_rules, scalar_forms as F, tangents as T
+from . import functional as ops
+from ..core.stack import bind
+from . import batch_rules, tangents as T
+from ..fast import scalar_forms as F
 from .accurate import in_float64, sech_squared, sech_squared_for_narrow
-from .base import Primitive, wants_grad
+from ..core.primitive import Primitive, wants_grad
 from .operands import sum_to
 
 __all__ = ["TanhGrad", "SigmoidGrad", "SqrtGrad"]

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..common.tensor import Tensor
-from ..interpreters.stack import bind
-from .base import Primitive, wants_grad
+from ..core.tensor import Tensor
+from ..core.stack import bind
+from ..core.primitive import Primitive, wants_grad
 from . import batch_rules, tangents as T
 from .operands import DtypeMismatchError, ShapeMismatchError, sum_to
 

@@ -1,5 +1,12 @@
 """Elementwise arithmetic and transcendental primitives with their backward rules.
 
+``Add``, ``Mul``, ``Neg``, ``Sin`` and ``Cos`` are rows of the teaching core (``minims.core.prims``);
+the rest of the arithmetic is here, on the same bases.  MindSpore's calling convention for all of
+them — the arity check, the operands' checks and MindSpore's type promotion (``int32 + float16 ->
+float16``; Python numbers stay constants), integer inputs of float-only functions computed in float32,
+broadcasting errors worded for a learner — is installed on those bases by ``functional.py``, beside
+the functions (``ops.sin``) that call them.
+
 Binary ops broadcast; their ``bprop`` un-broadcasts with ``sum_to``.  Every rule is written in
 minims ops on the primal values, so differentiating a rule again just works.
 """
@@ -11,108 +18,26 @@ import numpy as np
 import sympy
 
 from .. import dtype as mstype
-from .. import ops
-from ..interpreters.stack import MinimsError, bind, describe_args
-from ..common.tensor import Tensor, _describe
-from .base import Primitive, wants_grad
+from . import functional as ops
+from ..core import prims as _core
+from ..core.stack import MinimsError
+from ..core.prims import Add, Cos, Mul, Neg, Sin, _Binary, _Unary
+from ..core import install
+from ..core.stack import bind
+from ..core.tensor import Tensor
+from ..core.primitive import Primitive, wants_grad
+from ..tensors.convert import describe, describe_args
 from . import batch_rules, tangents as T
 from .accurate import in_float64, logistic
 from .input_grads import SigmoidGrad, SqrtGrad, TanhGrad
 from .operands import as_operand, binary_operands, sum_to
-from . import scalar_forms as F
+from ..fast import scalar_forms as F
 
+__all__ = ["Add", "Sub", "Mul", "Div", "RealDiv", "Pow", "Maximum", "Minimum", "FloorDiv", "FloorMod", "Mod",
+           "Neg", "Exp", "Log", "Sqrt", "Square", "Abs", "Sign", "Sin", "Cos", "Tanh", "Sigmoid", "Reciprocal",
+           "Floor", "sym_elementwise"]
 
-def sym_elementwise(fn):
-    """Apply a SymPy function to every entry of an object array (the symbolic interpreter's data)."""
-    ufunc = np.frompyfunc(fn, 1, 1)
-
-    def apply(x):
-        return np.asarray(ufunc(x), dtype=object)
-    return apply
-
-
-_MISSING = object()      # default of an input that was not passed (for the arity message)
-
-
-def arity_error(prim, names, args):
-    """A Primitive called with the wrong number of inputs (TypeError, as Python and MindSpore)."""
-    got = [a for a in args if a is not _MISSING]
-    return TypeError(
-        f"{prim.name} takes {len(names)} input{'s' if len(names) != 1 else ''} ({', '.join(names)}), but "
-        f"was called with {len(got)}{': ' + describe_args(got) if got else ''}. "
-        f"Fix: ops.{type(prim).__name__}()({', '.join(names)})."
-    )
-
-
-class _Binary(Primitive):
-    """Elementwise op of two operands with MindSpore promotion (Python scalars stay constants)."""
-
-    checks_rule_results = False       # built-in rule: checked over the table by the tests
-
-    float_result = False
-    # ``x * 2.0`` or ``x * mask``: the constant's gradient would be a whole product computed for nothing
-    skips_unneeded_grads = True
-
-    def __call__(self, x=_MISSING, y=_MISSING, *extra):
-        if y is _MISSING or extra:
-            raise arity_error(self, ("x", "y"), (x, y) + extra)
-        if isinstance(x, Tensor) and isinstance(y, Tensor):
-            dt = x._data.dtype
-            if dt is y._data.dtype and (dt.kind == "f" or not self.float_result):
-                return bind(self, x, y)     # binary_operands' first case, without its frame
-        x, y = binary_operands(self, x, y, self.float_result)
-        return bind(self, x, y)
-
-    def batch(self, args, dims, size):
-        return batch_rules.elementwise(self, args, dims, size)
-
-    def explain_failure(self, exc, args):
-        shapes = [list(getattr(a, "shape", ())) for a in args]
-        if "broadcast" in str(exc):
-            return ValueError(
-                f"{self.name}: the shapes {shapes[0]} and {shapes[1]} cannot be broadcast together: "
-                "aligned from the right, each pair of dimensions must be equal or contain a 1. "
-                "Fix: reshape or expand_dims one operand."
-            )
-        return super().explain_failure(exc, args)
-
-
-class _Unary(Primitive):
-    """Elementwise op of one tensor; integer inputs are computed in float32 where NumPy would widen."""
-
-    checks_rule_results = False       # built-in rule: checked over the table by the tests
-
-    float_only = False
-
-    def __call__(self, x=_MISSING, *extra):
-        if x is _MISSING or extra:
-            raise arity_error(self, ("x",), (x,) + extra)
-        if not isinstance(x, Tensor):
-            as_operand(self.name, x, "x")            # the message for arrays, lists and other types
-            # a Python number too: TypeError, as MindSpore ("Failed calling Sin with Sin()(input=float)")
-            raise TypeError(f"{self.name}: input 'x' must be a Tensor, but got {_describe(x)}. Fix: "
-                            f"wrap the number, Tensor({x!r}).")
-        if self.float_only and x._data.dtype.kind != "f" and not x.dtype.is_float:   # (a float array: no lookup)
-            x = ops.cast(x, mstype.float32)
-        return bind(self, x)
-
-    def batch(self, args, dims, size):
-        return batch_rules.unary(self, args, dims, size)
-
-
-class Add(_Binary):
-    def impl(self, x, y):
-        return np.add(x, y)
-
-    def bprop(self, x, y, out, dout):
-        return sum_to(dout, x), sum_to(dout, y)
-
-    def jvp(self, primals, tangents):
-        out = bind(self, *primals)
-        return out, T.fit(T.add(*tangents), out)
-
-    def sympy(self, x, y):
-        return np.add(x, y)
+sym_elementwise = _core.elementwise_sympy
 
 
 class Sub(_Binary):
@@ -128,24 +53,6 @@ class Sub(_Binary):
 
     def sympy(self, x, y):
         return np.subtract(x, y)
-
-
-class Mul(_Binary):
-    def impl(self, x, y):
-        return np.multiply(x, y)
-
-    def bprop(self, x, y, out, dout):
-        dx = sum_to(ops.mul(dout, y), x) if wants_grad(0) else None
-        dy = sum_to(ops.mul(dout, x), y) if wants_grad(1) else None
-        return dx, dy
-
-    def jvp(self, primals, tangents):
-        (x, y), (tx, ty) = primals, tangents
-        out = bind(self, x, y)
-        return out, T.fit(T.add(T.mul(tx, y), T.mul(ty, x)), out)
-
-    def sympy(self, x, y):
-        return np.multiply(x, y)
 
 
 class Div(_Binary):
@@ -437,20 +344,6 @@ class Mod(_Remainder):
         return np.frompyfunc(fmod, 2, 1)(x, y)
 
 
-class Neg(_Unary):
-    def impl(self, x):
-        return np.negative(x)
-
-    def bprop(self, x, out, dout):
-        return (ops.neg(dout),)
-
-    def jvp(self, primals, tangents):
-        return bind(self, *primals), ops.neg(tangents[0])
-
-    def sympy(self, x):
-        return np.negative(x)
-
-
 class Exp(_Unary):
     float_only = True
 
@@ -537,36 +430,6 @@ class Sign(_Unary):
         return np.sign(x)
 
     sympy = staticmethod(sym_elementwise(sympy.sign))
-
-
-class Sin(_Unary):
-    float_only = True
-
-    def impl(self, x):
-        return np.sin(x)
-
-    def bprop(self, x, out, dout):
-        return (ops.mul(dout, ops.cos(x)),)
-
-    def jvp(self, primals, tangents):
-        return bind(self, *primals), ops.mul(tangents[0], ops.cos(primals[0]))
-
-    sympy = staticmethod(sym_elementwise(sympy.sin))
-
-
-class Cos(_Unary):
-    float_only = True
-
-    def impl(self, x):
-        return np.cos(x)
-
-    def bprop(self, x, out, dout):
-        return (ops.neg(ops.mul(dout, ops.sin(x))),)
-
-    def jvp(self, primals, tangents):
-        return bind(self, *primals), ops.neg(ops.mul(tangents[0], ops.sin(primals[0])))
-
-    sympy = staticmethod(sym_elementwise(sympy.cos))
 
 
 class Tanh(_Unary):

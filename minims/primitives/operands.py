@@ -5,17 +5,20 @@
   ``int32 * 2.5 -> float32``) and rejecting strings and other non-numbers with an error that names
   the op.  Python scalars stay Python scalars: they are constants, never differentiated.
 * ``keep_where`` is ``np.where(mask, values, 0)`` without its cost on unpredictable masks.
-* ``sum_to`` is the gradient side of broadcasting: it sums a gradient over the dimensions that
-  broadcasting added or stretched, so that it has the shape (and dtype) of the input again.
+* ``sum_to`` (the core's: ``minims.core.prims``) is the gradient side of broadcasting: it sums a
+  gradient over the dimensions that broadcasting added or stretched, so that it has the shape (and
+  dtype) of the input again.
 """
 from __future__ import annotations
 
 import numpy as np
 
-from .. import ops
+from . import functional as ops
+from ..core.prims import cast_gradient, sum_to  # noqa: F401 - the rules' spelling
 from .. import dtype as mstype
-from ..common.tensor import Tensor, _describe
-from ..interpreters.stack import MinimsError
+from ..core.tensor import Tensor
+from ..tensors.convert import _describe
+from ..core.stack import MinimsError
 
 
 class ShapeMismatchError(MinimsError, RuntimeError, ValueError):
@@ -143,36 +146,6 @@ def keep_where(mask: np.ndarray, values: np.ndarray) -> np.ndarray:
     np.negative(bits, out=bits)                   # True -> all ones, False -> 0
     values = np.ascontiguousarray(values)
     return np.bitwise_and(values.view(uint), bits, out=bits).view(values.dtype)
-
-
-def sum_to(g, like):
-    """Sum the broadcast gradient ``g`` back to the shape and dtype of ``like`` (None for scalars)."""
-    if not isinstance(like, Tensor):
-        return None
-    data, gdata = like._data, g._data
-    shape, gshape = data.shape, gdata.shape
-    if gshape == shape and gdata.dtype is data.dtype:
-        return g                    # the common case, decided without a property call
-    if gshape != shape:
-        lead = len(gshape) - len(shape)
-        axes = tuple(range(lead)) + tuple(
-            i + lead for i, d in enumerate(shape) if d == 1 and gshape[i + lead] != 1)
-        if axes:
-            g = ops.sum(g, axes, keepdims=False)
-        if g.shape != shape:
-            g = ops.reshape(g, shape)
-    if g._data.dtype is not like._data.dtype and g.dtype is not like.dtype:
-        g = cast_gradient(g, like.dtype)
-    return g
-
-
-def cast_gradient(g, dtype):
-    """A gradient or tangent cast to ``dtype`` (its input's or output's): into an integer dtype only
-    if it holds whole numbers (``Cast(exact=True)``), never silently rounded."""
-    if g.dtype.is_float and dtype.kind == "int":
-        from .array import Cast                     # lazy: array.py imports this module
-        return Cast(exact=True)(g, dtype)
-    return ops.cast(g, dtype)
 
 
 def normalize_axis(op_name: str, axis, ndim: int) -> tuple:

@@ -1,4 +1,5 @@
-"""Reductions over axes: sum, mean, max, min (with ``keep_dims``) and argmax/argmin.
+"""Reductions over axes: sum (a row of the core, ``minims.core.prims``), mean, max, min (with
+``keep_dims``) and argmax/argmin.
 
 ``ReduceMax``'s gradient is shared evenly between tied maxima, so it is exact for the usual case of
 one maximum and still a valid subgradient when several elements tie.
@@ -8,44 +9,34 @@ from __future__ import annotations
 import numpy as np
 import sympy
 
-from .. import ops
-from ..interpreters.stack import bind
-from ..common.tensor import _describe
-from .base import Primitive
+from . import functional as ops
+from ..core.stack import bind
+from ..tensors.convert import _describe
+from ..core.primitive import Primitive
+from ..core.prims import ReduceSum, _Reduce
+from ..core import install
 from . import batch_rules, tangents as T
 from .operands import as_operand, normalize_axis
 
 
-class _Reduce(Primitive):
+def _reduce_init(self, keep_dims=False):
+    """``ops.ReduceSum(keep_dims=False)``: the attribute is a bool (TypeError, as MindSpore)."""
+    if not isinstance(keep_dims, (bool, np.bool_)):
+        cls = type(self).__name__
+        raise TypeError(
+            f"{cls}: keep_dims must be a bool, but got {_describe(keep_dims)}. A Primitive takes its "
+            f"attributes when created and its inputs when called. Fix: ops.{cls}(keep_dims=False)(x, axis).")
+    self.keep_dims = bool(keep_dims)
+
+
+def _reduce_call(self, x, axis=()):
     """``ops.ReduceSum(keep_dims=False)(x, axis=())``; ``axis=()`` or None reduces every axis."""
+    x = as_operand(self.name, x, "x")
+    return bind(self, x, normalize_axis(self.name, axis, len(x.shape)))
 
-    checks_rule_results = False       # built-in rule: checked over the table by the tests
 
-    def __init__(self, keep_dims=False):
-        if not isinstance(keep_dims, (bool, np.bool_)):         # TypeError, as MindSpore
-            cls = type(self).__name__
-            raise TypeError(
-                f"{cls}: keep_dims must be a bool, but got {_describe(keep_dims)}. A Primitive takes its "
-                f"attributes when created and its inputs when called. Fix: ops.{cls}(keep_dims=False)(x, axis)."
-            )
-        self.keep_dims = bool(keep_dims)
-
-    def __call__(self, x, axis=()):
-        x = as_operand(self.name, x, "x")
-        return bind(self, x, normalize_axis(self.name, axis, len(x.shape)))
-
-    def batch(self, args, dims, size):
-        (x, axes), (d, _) = args, dims
-        return bind(self, batch_rules.front(x, d, size), tuple(a + 1 for a in axes)), 0
-
-    def _kept_shape(self, x, axes):
-        return tuple(1 if i in axes else d for i, d in enumerate(x.shape))
-
-    def _expand(self, g, x, axes):
-        """Bring an output-shaped gradient back to a shape that broadcasts against ``x``."""
-        if not self.keep_dims:
-            g = ops.reshape(g, self._kept_shape(x, axes))
-        return g
+# the core's base of the reductions (``ReduceSum`` is a row of the core), with MindSpore's calls
+install(_Reduce, __init__=_reduce_init, __call__=_reduce_call)
 
 
 class _LinearReduce(_Reduce):
@@ -54,19 +45,6 @@ class _LinearReduce(_Reduce):
     def jvp(self, primals, tangents):
         (x, axes), (t, _) = primals, tangents
         return bind(self, x, axes), bind(self, t, axes)
-
-
-class ReduceSum(_LinearReduce):
-    def impl(self, x, axes):
-        out = np.sum(x, axis=axes, keepdims=self.keep_dims)
-        return np.asarray(out, dtype=x.dtype if x.dtype.kind != "b" else np.int64)
-
-    def bprop(self, x, axes, out, dout):
-        g = self._expand(dout, x, axes)
-        return ops.broadcast_to(g, x.shape), None
-
-    def sympy(self, x, axes):
-        return np.asarray(np.sum(x, axis=axes, keepdims=self.keep_dims), dtype=object)
 
 
 class ReduceMean(_LinearReduce):

@@ -15,14 +15,17 @@ stand-in is relent that read (``stack.relend``), its stand-in keeping the value 
 """
 from __future__ import annotations
 
-from .. import ops
-from ..common import undo
-from ..common.parameter import Parameter
-from ..graph.staging import current_trace
-from ..interpreters.stack import bind, dispatch, is_lent, relend
-from ..common.tensor import Tensor, _describe
+from . import functional as ops
+from . import views
+from ..tensors import undo
+from ..tensors.parameter import Parameter
+from ..core import stack
+from ..core.stack import bind, dispatch
+from ..tensors.lending import is_lent, relend
+from ..core.tensor import Tensor
+from ..tensors.convert import _describe
 from . import batch_rules
-from .base import Primitive
+from ..core.primitive import Primitive
 
 
 class Assign(Primitive):
@@ -46,7 +49,7 @@ class Assign(Primitive):
                 f"Assign: Parameter '{variable.name}' has shape {list(variable.shape)}, but the value "
                 f"has shape {list(value.shape)}. Fix: give a value of the same shape."
             )
-        staging = current_trace()
+        staging = _graph_being_compiled()
         if staging is not None:               # compiling: the write happens when the graph runs
             # later reads see the value written, their gradient still going to the Parameter
             reader, written = ReadAfterAssign(variable.name), ops.cast(value, variable.dtype)
@@ -54,14 +57,12 @@ class Assign(Primitive):
                 staging.record_effect(variable, value, read=bind(reader, variable, written))
             else:
                 staging.record_effect(variable, value, reader=(reader, written))
-            ops.views.written(variable)     # views of it taken inside the graph read the new value
+            views.written(variable)         # views of it taken inside the graph read the new value
             return variable
         new = dispatch(self, (variable, value))
-        undo.record(variable)           # a Cell or grad call that fails puts the old value back
-        variable._data = new._data
+        undo.write(variable, new._data)     # undone if the Cell or grad call fails; views follow
         if is_lent(variable):           # a gradient level differentiates it: reads now see new
             relend(variable, bind(ReadAfterAssign(variable.name), variable, new))
-        ops.views.written(variable)     # its views (p[0], p.view(...)) share its entries
         return variable
 
     def batch(self, args, dims, size):
@@ -69,6 +70,13 @@ class Assign(Primitive):
 
     def impl(self, variable, value):
         return value.astype(variable.dtype, copy=True)
+
+
+def _graph_being_compiled():
+    """The innermost graph being staged, which records the write to make when the graph runs
+    (``record_effect`` of ``minims.graph.tracing.GraphTrace``); None outside one."""
+    contexts = stack.contexts()
+    return contexts[-1] if contexts else None
 
 
 def _batched_write(name: str) -> RuntimeError:

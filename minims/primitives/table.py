@@ -6,8 +6,9 @@ that only call other primitives (``ops.Gather``, ``ops.Ones``, ``ops.Zeros``: no
 own).  A row says whether the primitive has
 
 * ``impl`` — its NumPy forward computation;
-* ``bprop`` — its backward rule (``None`` for a primitive that is not differentiable at all, such as
-  a comparison: no gradient level records it);
+* ``bprop`` — its backward rule, or a node it records itself with its rule (a compiled graph);
+  ``None`` for a primitive that is not differentiable at all, such as a comparison: no gradient
+  level records it;
 * ``jvp`` — its forward-mode rule (``None`` likewise);
 * ``batch`` — its batching rule for ``vmap`` (without one, ``vmap`` runs it once per example);
 * ``sympy`` — its rule on SymPy expressions (the symbolic interpreter's);
@@ -21,7 +22,7 @@ from __future__ import annotations
 import sys
 from dataclasses import dataclass
 
-from .base import Primitive, has_rule
+from ..core.primitive import Primitive, has_rule
 
 __all__ = ["Row", "Table", "table", "RULES"]
 
@@ -101,9 +102,10 @@ def _row(cls) -> Row:
     if hasattr(sys.modules[module], "__path__"):
         where += "/__init__"
     replays = cls.inline is not None        # a compiled graph: every interpreter replays its equations
+    records = cls.record_node is not None   # ... and a gradient level records its node, with its rule
     return Row(name=cls.__name__, cls=cls, where=where + ".py",
                impl=has_rule(cls, "impl"),
-               bprop=has_rule(cls, "bprop") if cls.differentiable else None,
+               bprop=(has_rule(cls, "bprop") or records) if cls.differentiable else None,
                jvp=(has_rule(cls, "jvp") or replays) if cls.differentiable else None,
                batch=cls.batch is not None or replays,
                sympy=has_rule(cls, "sympy"),

@@ -36,9 +36,10 @@ from __future__ import annotations
 import numpy as np
 
 from ..autodiff.grad_api import vjp_call
-from ..autodiff.transforms import _jvp_call
+from ..transforms.transforms import _jvp_call
 from .. import ops
-from ..common.tensor import Tensor, _describe
+from ..core.tensor import Tensor
+from ..tensors.convert import _describe
 
 __all__ = ["check_grads", "numerical_grad", "DEFAULT_EPS", "DEFAULT_RTOL", "DEFAULT_ATOL"]
 

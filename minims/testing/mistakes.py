@@ -8,7 +8,7 @@ same code (minims raises that type or a subclass of it); ``words`` must all appe
 the type name it raises, or ``None`` where it runs without an error — and ``note`` says why minims
 differs where it does.
 
-The same data drives ``tests/test_error_catalogue.py`` (every entry raises its type with its words,
+The same data drives ``tests/testing/test_error_catalogue.py`` (every entry raises its type with its words,
 and leaves no interpreter state behind) and the chapter ``chapters/08_common_mistakes.ipynb``
 (written by ``tools/make_mistakes_chapter.py``), so the page cannot drift from the tests.
 """

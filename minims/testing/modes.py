@@ -57,11 +57,12 @@ import numpy as np
 
 from .. import context
 from ..autodiff.grad_api import grad
-from ..common.parameter import Parameter
+from ..tensors.parameter import Parameter
 from .. import ops
 from ..graph.jit import jit
 from ..nn.cell import Cell
-from ..common.tensor import Tensor, _describe
+from ..core.tensor import Tensor
+from ..tensors.convert import _describe
 
 __all__ = ["check_modes", "ModeResults", "MODE_FAMILIES", "mode_functions", "snapshot"]
 

@@ -9,20 +9,22 @@ Cell running, no rule's mask or name set)::
 """
 from __future__ import annotations
 
-from ..common import running_cells, undo
-from ..graph import staging
-from ..interpreters import nan_check, stack
-from ..primitives import base
+from ..interpreters import running_cells
+from ..tensors import undo
+from ..core import stack
+from ..primitives.base import needed_mask
+from ..tensors import lending
+from ..interpreters import nan_check
 
 __all__ = ["global_state", "leftover_state"]
 
 
 def global_state() -> dict:
     """A snapshot of every piece of state the interpreters, the tape and the Cell call keep."""
-    state = {f"stack: {k}": v for k, v in stack.snapshot().items()}
+    state = {"stack: traces": stack.active_traces(), "stack: contexts": stack.contexts(),
+             "stack: rewriters": stack.rewriters(), "stack: lent": lending.lent()}
     state.update({
-        "staging: graph being traced": staging.current_trace(),
-        "rules: needed-gradient mask": base.needed_mask(),
+        "rules: needed-gradient mask": needed_mask(),
         "undo: log open": undo.is_logging(),
         "Cells running": running_cells.running(),
         "check_nan: rule running": nan_check.current_rule(),
@@ -34,10 +36,9 @@ def global_state() -> dict:
 
 _IDLE = {
     "stack: traces": (),
+    "stack: contexts": (),
+    "stack: rewriters": (),
     "stack: lent": {},
-    "stack: resolver": None,
-    "stack: observers": (),
-    "staging: graph being traced": None,
     "rules: needed-gradient mask": None,
     "undo: log open": False,
     "Cells running": (),

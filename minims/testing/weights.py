@@ -3,7 +3,7 @@
 ``check_grads`` and ``numerical_grad`` differentiate a function with respect to its *arguments*, but a
 network reads its weights from Parameters.  ``with_parameters_as_args(fn, params)`` returns a function
 ``g(*args, *values)`` that calls ``fn(*args)`` while each Parameter stands for the value given in its
-place — the way a gradient level lends a Parameter a stand-in (``minims.interpreters.stack.lend``) —
+place — the way a gradient level lends a Parameter a stand-in (``minims.core.stack.lend``) —
 and the Parameters hold their own values again when it returns::
 
     params = net.trainable_params()
@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..interpreters.stack import lend, unlend
+from ..tensors.lending import lend, unlend
 
 __all__ = ["with_parameters_as_args"]
 

@@ -18,7 +18,7 @@ callback calls and the fields of ``cb_params`` are described in ``callback/callb
 from __future__ import annotations
 
 from .. import Tensor
-from ..common.tensor import _describe
+from ..tensors.convert import _describe
 from ..nn import Cell, TrainOneStepCell, WithEvalCell, WithLossCell
 from .callback import CallbackList, CallbackParams, RunContext
 from .metrics import Loss, get_metrics

@@ -9,7 +9,7 @@ infinities, NaN, subnormals, the integer extremes), a scalar, the Parameters of 
 (``Dense(4, 3)`` then ``BatchNorm1d(3)`` with set moving statistics) and an ``append_dict``.
 ``mindspore_written.json`` records, as MindSpore itself reads the file back: each entry's dtype,
 shape, values and raw bytes (hex), what ``load_param_into_net`` returns for the network, and the
-network's output for a fixed input in predict mode.  ``tests/test_checkpoint_interop.py`` checks that
+network's output for a fixed input in predict mode.  ``tests/checkpoint/test_checkpoint_interop.py`` checks that
 minims reads the same and computes the same.
 """
 import json

@@ -1,5 +1,5 @@
 """Read a checkpoint with the real MindSpore and print what it finds, as JSON (used by
-``tests/test_checkpoint_interop.py`` to check that MindSpore loads what minims saves).
+``tests/checkpoint/test_checkpoint_interop.py`` to check that MindSpore loads what minims saves).
 
     /path/to/oracle-venv/bin/python tests/data/oracle_read_checkpoint.py FILE.ckpt [--crc] [--net]
 

@@ -14,7 +14,7 @@ import numbers
 import numpy as np
 
 from ... import Parameter, ParameterTuple, Tensor
-from ...common.tensor import _describe
+from ...tensors.convert import _describe
 from ...nn import Cell
 
 __all__ = ["Optimizer"]

@@ -9,13 +9,14 @@ from __future__ import annotations
 import math
 
 from ... import dtype as mstype
-from ...common.initializer import HeUniform, Uniform, initializer
-from ...common.parameter import Parameter
+from ...tensors.initializer import HeUniform, Uniform, initializer
+from ...tensors.parameter import Parameter
 from ... import ops
-from ...primitives.base import Primitive
+from ...core.primitive import Primitive
 from ...primitives.linalg import MatMul as _MatMulPrim
 from ...primitives.operands import ShapeMismatchError
-from ...common.tensor import Tensor, _describe
+from ...core.tensor import Tensor
+from ...tensors.convert import _describe
 from ..cell import Cell
 from .activation import get_activation
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections import OrderedDict
 
 from ... import ops
-from ...common.tensor import _describe
+from ...tensors.convert import _describe
 from ..cell import Cell
 from ..cell_tree import check_no_cycle
 

@@ -11,12 +11,13 @@ from __future__ import annotations
 import math
 
 from ... import dtype as mstype
-from ...common.initializer import HeUniform, Uniform, _calculate_fan_in_and_fan_out, initializer
-from ...common.parameter import Parameter
+from ...tensors.initializer import HeUniform, Uniform, _calculate_fan_in_and_fan_out, initializer
+from ...tensors.parameter import Parameter
 from ... import ops
 from ...primitives import nn as _nn
 from ...primitives.operands import ShapeMismatchError
-from ...common.tensor import Tensor, _describe
+from ...core.tensor import Tensor
+from ...tensors.convert import _describe
 from ..cell import Cell
 from .basic import _check_bool, _positive_int
 

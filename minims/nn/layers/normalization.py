@@ -17,10 +17,11 @@ from __future__ import annotations
 import numbers
 
 from ... import dtype as mstype
-from ...common.initializer import initializer
-from ...common.parameter import Parameter
+from ...tensors.initializer import initializer
+from ...tensors.parameter import Parameter
 from ... import ops
-from ...common.tensor import Tensor, _describe
+from ...core.tensor import Tensor
+from ...tensors.convert import _describe
 from ..cell import Cell
 from .basic import _check_bool, _positive_int
 

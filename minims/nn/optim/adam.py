@@ -17,9 +17,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...common.parameter import Parameter
+from ...tensors.parameter import Parameter
 from ... import ops
-from ...common.tensor import Tensor
+from ...core.tensor import Tensor
 from .optimizer import Optimizer, _check_float
 
 __all__ = ["Adam"]

@@ -29,9 +29,10 @@ import numbers
 import numpy as np
 
 from ... import dtype as mstype
-from ...common.parameter import Parameter, ParameterTuple
+from ...tensors.parameter import Parameter, ParameterTuple
 from ... import ops
-from ...common.tensor import Tensor, _describe
+from ...core.tensor import Tensor
+from ...tensors.convert import _describe
 from ..cell import Cell
 from ..param_names import DuplicateParameterError
 

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
-from ...common.tensor import Tensor, _describe
+from ...core.tensor import Tensor
+from ...tensors.convert import _describe
 
 
 def _is_int(v) -> bool:

@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import numpy as np
-from ... import ops
+from .. import functional as ops
 from ... import fast as _fast          # the fast-path switch: _fast.enabled
-from ...graph.staging import current_trace
-from ...interpreters.stack import MinimsError, Tracer, bind
-from ...common.tensor import Tensor, _describe
+from ...core import stack
+from ...tensors import undo
+from ...core.stack import MinimsError
+from ...core.stack import Tracer, bind
+from ...core.tensor import Tensor
+from ...tensors.convert import _describe
 from .. import tangents as T
-from ..base import Primitive
+from ...core.primitive import Primitive
 from ..batch_rules import loop, merged_into_first_axis
 from ._geometry import _data_format, _require_tensor
 
@@ -191,7 +194,7 @@ class BatchNormWriteError(MinimsError, ValueError):
 
 def _write(name: str, stat, new) -> None:
     """Write the updated moving statistic ``new`` into ``stat`` (``BatchNorm``'s docstring)."""
-    if current_trace() is None and new._has_no_value():
+    if stack.context_level() < 0 and new._has_no_value():
         raise BatchNormWriteError(
             f"BatchNorm: in training the moving statistics are updated in place, so a batch inside vmap "
             f"(one new '{name}' per example) cannot be written into one Tensor (MindSpore: \"does not "
@@ -199,9 +202,8 @@ def _write(name: str, stat, new) -> None:
             "BatchNorm once, or use is_training=False inside vmap.")
     if getattr(stat, "_is_parameter", False):
         ops.assign(stat, new)
-    elif type(stat) is Tensor and current_trace() is None:
-        stat._data = new._concrete()._data if isinstance(new, Tracer) else new._data
-        ops.views.written(stat)         # a view and the Tensor it was taken from share entries
+    elif type(stat) is Tensor and stack.context_level() < 0:
+        undo.write(stat, new._concrete()._data if isinstance(new, Tracer) else new._data, logged=False)
     else:
         where = ("a Tensor inside a compiled graph (jit or Graph mode), which keeps only Parameters' "
                  "writes" if type(stat) is Tensor else f"a value being differentiated or traced ({_describe(stat)})")

@@ -7,12 +7,12 @@ from __future__ import annotations
 
 import numpy as np
 from ... import fast as _fast          # the fast-path switch: _fast.enabled
-from ...interpreters.stack import bind
-from ...common.tensor import Tensor
-from ... import ops
+from ...core.stack import bind
+from ...core.tensor import Tensor
+from .. import functional as ops
 from .. import tangents as T
 from ..batch_rules import front, loop, merged_into_first_axis
-from ..base import Primitive, wants_grad
+from ...core.primitive import Primitive, wants_grad
 from ..operands import DtypeMismatchError, ShapeMismatchError
 from ._geometry import (_data_format, _four, _is_int, _pad4, _pad_mode, _pair, _require_tensor,
                         _same_pads, _sibling)

@@ -2,15 +2,15 @@
 """
 from __future__ import annotations
 
-from ... import ops
-from ...graph.staging import is_staging
+from .. import functional as ops
 
 import numpy as np
 from ... import fast as _fast          # the fast-path switch: _fast.enabled
-from ...interpreters.stack import bind
-from ...common.tensor import Tensor, _describe
-from ..base import Primitive
-from ...batching.trace import every_example
+from ...core.stack import bind
+from ...core.tensor import Tensor
+from ...tensors.convert import _describe
+from ...core.primitive import Primitive
+from ..batch_rules import known_examples
 from ..batch_rules import front, merged_into_first_axis
 from ._geometry import _require_tensor
 
@@ -115,7 +115,7 @@ class SparseSoftmaxCrossEntropyWithLogits(Primitive):
         if tuple(labels.shape) != (n,):
             raise ValueError(f"{op}: labels must have shape [{n}] (one class index per row of logits "
                              f"{list(logits.shape)}), but got {list(labels.shape)}.")
-        lab = None if is_staging() else every_example(labels)     # under vmap: every example's labels
+        lab = known_examples(labels)            # under vmap: every example's labels
         if lab is not None and lab.size and (lab.min() < 0 or lab.max() >= c):
             bad = int(lab.min() if lab.min() < 0 else lab.max())
             raise ValueError(f"{op}: label {bad} is out of range: with {c} classes labels must be in "

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import numpy as np
-from ... import ops
+from .. import functional as ops
 from ... import context
-from ...interpreters.stack import bind
-from ...common.tensor import _describe
-from ..base import Primitive
+from ...core.stack import bind
+from ...tensors.convert import _describe
+from ...core.primitive import Primitive
 from ..batch_rules import merged_into_first_axis
 from ._geometry import _is_int, _require_tensor
 

@@ -7,9 +7,10 @@ from __future__ import annotations
 
 import numpy as np
 from ... import fast as _fast          # the fast-path switch: _fast.enabled
-from ...interpreters.stack import bind
-from ...common.tensor import Tensor, _describe
-from ..base import Primitive
+from ...core.stack import bind
+from ...core.tensor import Tensor
+from ...tensors.convert import _describe
+from ...core.primitive import Primitive
 from ..batch_rules import merged_into_first_axis
 from ._geometry import (_data_format, _pad4, _pad_mode, _pair, _same_pads, _sibling, _unwindow,
                         _windows)

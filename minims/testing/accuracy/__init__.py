@@ -12,7 +12,7 @@ reason written down).
 
 * ``measure(names=None, points=2000)`` -> a list of :class:`Row`;
 * ``python -m minims.testing.accuracy --write`` regenerates ``accuracy.json`` and the table of ``docs/accuracy.md``;
-* ``tests/test_accuracy_bounds.py`` runs it on a coarse grid and fails when a row exceeds its bound.
+* ``tests/testing/test_accuracy_bounds.py`` runs it on a coarse grid and fails when a row exceeds its bound.
 
 Modules: ``ulp`` (errors in ULP), ``reference`` (true values), ``domains`` (where to sample),
 ``rules`` (running a rule), ``bounds``, ``measure`` (the loop), ``report`` (JSON and Markdown).

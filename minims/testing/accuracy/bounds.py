@@ -6,7 +6,7 @@ in :data:`CONDITIONED`, with why and the condition number their bound is scaled 
 two terms of opposite sign that vanishes inside the domain, at points no rounded input hits
 exactly, and near such a zero the relative error of any computation in the working precision grows
 like the condition number of that sum, ``(|a| + |b|) / |a + b|``.  The table (docs/accuracy.md) and the CI test
-(``tests/test_accuracy_bounds.py``) read the bounds from here.
+(``tests/testing/test_accuracy_bounds.py``) read the bounds from here.
 """
 from __future__ import annotations
 

@@ -30,9 +30,9 @@ import numpy as np
 import sympy
 
 from ... import context, fast
-from ...common.tensor import Tensor
+from ...core.tensor import Tensor
 from ...graph.fuse import ELEMENTWISE
-from ...primitives.base import NoGradientRule, NoJvpRule
+from ...core.primitive import NoGradientRule, NoJvpRule
 from ...primitives.table import table
 from . import reference as ref
 from .bounds import bound_for, condition_for

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from ... import ops
 from ...autodiff.grad_api import grad
-from ...common.tensor import Tensor
+from ...core.tensor import Tensor
 from ...graph.executor import Plan
 from ...graph.fuse import Fused, fuse_elementwise
 from ...graph.jit import jit

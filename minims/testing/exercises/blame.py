@@ -5,7 +5,7 @@ is the answer's (and may be reported as "not right yet") when
 
 * it passed through the learner's code: a frame of a file outside minims and outside Python's own
   libraries (a notebook cell, a solutions file, code given to ``exec``);
-* or minims refused what the answer did or returned (a :class:`~minims.interpreters.stack.MinimsError`:
+* or minims refused what the answer did or returned (a :class:`~minims.core.stack.MinimsError`:
   a bprop's result of the wrong shape, a Python ``if`` on a placeholder, two dtypes in one matmul);
 * or the checker found the answer's result unusable (:class:`.feedback.AnswerError`).
 
@@ -18,7 +18,7 @@ import os
 import sysconfig
 from pathlib import Path
 
-from ...interpreters.stack import MinimsError
+from ...core.stack import MinimsError
 from .feedback import AnswerError
 
 __all__ = ["from_answer", "is_learners", "raised_at"]

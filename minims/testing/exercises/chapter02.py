@@ -9,7 +9,7 @@ import numpy as np
 
 from ... import nn, ops
 from ... import Parameter
-from ...common.tensor import Tensor
+from ...core.tensor import Tensor
 from . import Exercise
 from .declare import Box, derivative_exercise, drawn, points_of
 from .feedback import AnswerError, Quantity

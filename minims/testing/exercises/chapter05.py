@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 import sympy
 
-from ...common.tensor import Tensor
+from ...core.tensor import Tensor
 from ... import dtype as mstype
 from . import Exercise
 from .declare import Box, derivative_exercise, drawn, random_source

@@ -9,7 +9,7 @@ import numpy as np
 import sympy
 
 from ... import nn, ops
-from ...common.tensor import Tensor
+from ...core.tensor import Tensor
 from ...interpreters.symbolic import symbols_like
 from . import Exercise
 from .declare import Box, drawn, points_of

@@ -9,7 +9,7 @@ from collections import Counter
 
 import sympy
 
-from ...common.tensor import Tensor
+from ...core.tensor import Tensor
 from ...graph.jit import jit
 from .declare import Box, derivative_exercise, drawn, points_of
 from .measure import elementwise

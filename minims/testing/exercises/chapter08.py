@@ -6,7 +6,7 @@
 from __future__ import annotations
 
 from ... import dtype as mstype
-from ...common.tensor import Tensor
+from ...core.tensor import Tensor
 from .declare import Box, cell_of, derivative_exercise, drawn
 from ... import ops
 

@@ -11,8 +11,8 @@ import numpy as np
 import sympy
 
 from ... import ops
-from ...common.tensor import Tensor
-from ...interpreters.stack import active_traces, add_observer, remove_observer
+from ...core.tensor import Tensor
+from ...core.stack import active_traces, add_rewriter, remove_rewriter
 from . import Exercise
 from .chapter01 import SOFTPLUS_POINTS, softplus
 from .declare import Box, derivative_exercise, points_of, random_source
@@ -69,11 +69,11 @@ def _spied(hvp, point):
             if isinstance(a, Tensor):
                 largest[0] = max(largest[0], int(np.prod(a.shape)))
 
-    add_observer(watch)
+    add_rewriter(watch)
     try:
         hvp(f, Tensor(point["x"]), Tensor(point["v"]))
     finally:
-        remove_observer(watch)
+        remove_rewriter(watch)
     return calls, largest[0]
 
 

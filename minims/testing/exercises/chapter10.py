@@ -9,7 +9,7 @@ import mpmath
 import numpy as np
 import sympy
 
-from ...common.tensor import Tensor
+from ...core.tensor import Tensor
 from ..accuracy.bounds import DEFAULT_BOUND
 from ..accuracy.reference import Reference, evaluate as reference_values
 from . import Exercise

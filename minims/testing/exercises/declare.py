@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ...common.tensor import Tensor
+from ...core.tensor import Tensor
 from ..gradcheck import check_grads
 from . import Exercise
 from .feedback import Quantity

@@ -18,7 +18,7 @@ import numpy as np
 import sympy
 
 from ... import ops
-from ...common.tensor import Tensor
+from ...core.tensor import Tensor
 from ...interpreters.symbolic import symbolic_call, symbols_like
 from .feedback import AnswerError, Quantity, show
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import sys
 
-from ...interpreters.stack import active_traces, add_observer, remove_observer
+from ...core.stack import active_traces, add_rewriter, remove_rewriter
 from .blame import is_learners
 
 __all__ = ["Watch"]
@@ -53,11 +53,11 @@ class Watch:
     def __enter__(self) -> "Watch":
         # below this frame is whoever called the checker: a notebook cell, a test, itself learner-like
         self._opened_in = sys._getframe(1)
-        add_observer(self._observe)
+        add_rewriter(self._observe)
         return self
 
     def __exit__(self, *exc) -> None:
-        remove_observer(self._observe)
+        remove_rewriter(self._observe)
 
     def describe(self) -> str:
         """'Your code called the minims primitives Mul and Sigmoid.' ('' when it called none)."""

@@ -1,0 +1,128 @@
+"""``Parameter`` and ``ParameterTuple``: named, trainable tensors.
+
+A Parameter is a Tensor with a ``name`` and a ``requires_grad`` flag.  Differentiating with respect
+to a Parameter never changes it: the gradient level lends it a tracer (see
+``minims.core.stack.lend``) for the duration of the forward pass.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..core import install
+from ..core.tensor import Tensor
+from .convert import _describe, _to_array
+from . import undo
+
+__all__ = ["Parameter", "ParameterTuple", "ParameterNameError"]
+
+
+class ParameterNameError(ValueError, TypeError):
+    """A Parameter name that is not a string: MindSpore raises ValueError; a TypeError too, since
+    that is what a wrong type is in Python.  Also a name no checkpoint can store (a lone surrogate):
+    MindSpore's Parameter raises TypeError for it, its save_checkpoint ValueError."""
+
+
+class Parameter(Tensor):
+    """MindSpore's ``Parameter(default_input, name=None, requires_grad=True)``."""
+
+    __slots__ = ("name", "requires_grad", "__dict__")
+    _is_parameter = True        # read by the graph tracer without importing this module
+
+    def __init__(self, default_input, name=None, requires_grad=True, layerwise_parallel=False,
+                 parallel_optimizer=True):
+        if name is not None and not isinstance(name, str):
+            raise ParameterNameError(
+                f"Parameter: name must be a string, but got {_describe(name)}. Fix: name='weight'."
+            )
+        if not isinstance(requires_grad, bool):
+            raise TypeError(f"Parameter: requires_grad must be a bool, got {_describe(requires_grad)}. "
+                            "Fix: requires_grad=True or requires_grad=False.")
+        if hasattr(default_input, "init_data") and not isinstance(default_input, Tensor):
+            default_input = default_input.init_data()
+        if isinstance(default_input, float):
+            arr = np.asarray(default_input, dtype=np.float32)
+        elif isinstance(default_input, int) and not isinstance(default_input, bool):
+            arr = np.asarray(default_input, dtype=np.int64)
+        else:
+            arr = _to_array(default_input, None)
+            if arr is getattr(default_input, "_data", None) or arr is default_input:
+                arr = arr.copy()
+        self._data = arr
+        self.name = name if name is not None else "Parameter"
+        self.requires_grad = requires_grad
+
+    def __repr__(self) -> str:
+        return (f"Parameter (name={self.name}, shape={tuple(self.shape)}, dtype={self.dtype}, "
+                f"requires_grad={self.requires_grad})")
+
+    __str__ = __repr__
+
+    def set_data(self, data, slice_shape=False):
+        """Replace the value (same shape; the dtype is converted to the Parameter's)."""
+        if isinstance(data, Tensor) and data._has_no_value():
+            raise RuntimeError(
+                f"Parameter.set_data: '{self.name}' cannot be set to a value computed inside a compiled "
+                "graph (jit or a Graph-mode construct): while it is compiled the value does not exist yet "
+                "(MindSpore refuses this too). Fix: ops.assign(param, value), which the graph performs "
+                "each time it runs.")
+        arr = _to_array(data, None)
+        if arr.shape != self.shape:
+            raise ValueError(
+                f"Parameter.set_data: '{self.name}' has shape {list(self.shape)} but the new data has "
+                f"shape {list(arr.shape)}. Fix: pass data of the same shape."
+            )
+        undo.write(self, arr.astype(self._data.dtype, copy=True))
+        return self
+
+    def clone(self, init="same"):
+        """A new Parameter of the same name, shape and dtype: a copy of the values (``init="same"``)
+        or filled by ``init`` (a name such as ``"zeros"``, an Initializer, a number), as MindSpore."""
+        if isinstance(init, str) and init == "same":
+            data = self._data.copy()
+        else:
+            from .initializer import initializer       # lazy: initializer imports this module's Tensor
+            data = initializer(init, self.shape, self.dtype)._data
+        return Parameter(Tensor._make(data), name=self.name, requires_grad=self.requires_grad)
+
+    def __copy__(self):
+        return self.clone()
+
+    def __deepcopy__(self, memo):
+        return self.clone()
+
+    def __reduce__(self):
+        return (Parameter, (self._data, self.name, self.requires_grad))
+
+
+# every Tensor answers ``_is_parameter`` (False) without a failed attribute lookup
+install(Tensor, _is_parameter=False)
+
+
+class ParameterTuple(tuple):
+    """A tuple of Parameters with unique names, as MindSpore's ``ParameterTuple``."""
+
+    def __new__(cls, iterable):
+        items = tuple(iterable)
+        names = {}
+        for p in items:
+            if not isinstance(p, Parameter):
+                raise TypeError(
+                    f"ParameterTuple: every element must be a Parameter, but got {_describe(p)}. "
+                    "Fix: wrap tensors with Parameter(tensor, name=...)."
+                )
+            # the same Parameter twice is allowed (as MindSpore); two Parameters sharing a name are not
+            if names.setdefault(p.name, p) is not p:
+                raise ValueError(f"ParameterTuple: two different Parameters are named '{p.name}'; names must "
+                                 "be unique. Fix: give each Parameter its own name=.")
+        return super().__new__(cls, items)
+
+    def clone(self, prefix, init="same"):
+        """Clones named ``prefix.name`` (``init`` as for :meth:`Parameter.clone`)."""
+        if not isinstance(prefix, str) or not prefix:
+            raise ValueError(f"ParameterTuple.clone: prefix must be a non-empty string, got {prefix!r}.")
+        out = []
+        for p in self:
+            c = p.clone(init)
+            c.name = f"{prefix}.{p.name}"
+            out.append(c)
+        return ParameterTuple(out)

@@ -1,0 +1,7 @@
+"""MindSpore's functional transforms, each a few lines over the core's interpreters: ``jvp``, ``vjp``,
+``linearize``, ``jacfwd``, ``jacrev``, ``derivative`` (``transforms.py``) and ``vmap`` (``vmap.py``),
+with MindSpore's argument checks and output structures."""
+from .transforms import derivative, jacfwd, jacrev, jvp, linearize, vjp
+from .vmap import VmapError, vmap
+
+__all__ = ["jvp", "vjp", "linearize", "jacfwd", "jacrev", "derivative", "vmap", "VmapError"]
