@@ -36,6 +36,7 @@ from . import train
 from .graph import jit, ms_function
 from .common import initializer as _initializer  # noqa: F401 - mindspore.common.initializer
 from . import dataset
+from . import numpy                                   # mindspore.numpy, imported eagerly as there
 from .interpreters.nan_check import NonFiniteError    # raised by set_context(check_nan=True)
 from . import tracebacks
 
