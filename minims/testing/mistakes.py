@@ -46,6 +46,7 @@ SECTIONS = (
     ("transforms", "Functional transforms: jvp, vjp, vmap, Jacobians, derivative"),
     ("checkpoint", "Checkpoints"),
     ("dataset", "The data set (minims.dataset)"),
+    ("numpy", "The NumPy-like namespace (minims.numpy, MindSpore's mindspore.numpy)"),
 )
 
 
@@ -579,6 +580,20 @@ next(ms.dataset.batches(images, labels[:100], batch_size=32))
     _m("getnext-without-pipeline", "dataset", "ops.GetNext with no dataset pipeline behind it",
        'ops.GetNext([ms.float32], [(32, 1, 32, 32)], 1, "queue")()',
        RuntimeError, ["GetNext", "no dataset pipeline", "queue", "Fix", "net(x)"]),
+
+    # ----- mindspore.numpy -------------------------------------------------------------------------
+    _m("mnp-numpy-array", "numpy", "Giving mindspore.numpy a NumPy array",
+       'import minims.numpy as mnp\nmnp.array(np.ones(3))',
+       TypeError, ["mindspore.numpy.array", "numpy.ndarray", "Fix", "Tensor(array)"]),
+    _m("mnp-exp-of-integers", "numpy", "exp (or log, floor) of an integer Tensor",
+       'import minims.numpy as mnp\nmnp.exp(mnp.arange(3))',
+       TypeError, ["mindspore.numpy.exp", "Int32", "float Tensors only", "Fix", "astype(mnp.float32)"]),
+    _m("mnp-split-unequal", "numpy", "Splitting into sections that do not divide the axis",
+       'import minims.numpy as mnp\nmnp.split(mnp.arange(4), 3)',
+       ValueError, ["mindspore.numpy.split", "size 4", "3 equal sections", "Fix", "mnp.array_split"]),
+    _m("mnp-where-one-argument", "numpy", "where(condition) with no x and y",
+       'import minims.numpy as mnp\nmnp.where(mnp.array([1, 0, 2]) > 0)',
+       TypeError, ["mindspore.numpy.where", "x and y must both be given", "Fix"]),
 )
 
 
