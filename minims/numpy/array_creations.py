@@ -20,7 +20,9 @@ from ._utils import (as_tensor, axis_arg, cast_to, constant, describe, fail, is_
 
 __all__ = ["array", "asarray", "asfarray", "copy", "zeros", "ones", "full", "empty", "zeros_like",
            "ones_like", "full_like", "empty_like", "arange", "linspace", "logspace", "eye", "identity",
-           "tri", "tril", "triu", "diag", "diagonal", "trace", "meshgrid"]
+           "tri", "tril", "triu", "diag", "diagonal", "trace", "meshgrid", "geomspace", "diagflat",
+           "tril_indices", "triu_indices", "tril_indices_from", "triu_indices_from", "diag_indices",
+           "indices", "ix_", "vander", "hamming", "hanning", "bartlett", "blackman", "mgrid", "ogrid"]
 
 
 # ----- from data ----------------------------------------------------------------------------------
@@ -322,3 +324,149 @@ def meshgrid(*xi, sparse=False, indexing="xy"):
         g = ops.reshape(g, tuple(along))
         out.append(g if sparse else ops.broadcast_to(g, tuple(shape)))
     return out
+
+
+# ----- more ranges and grids -------------------------------------------------------------------------
+def geomspace(start, stop, num=50, endpoint=True, dtype=None, axis=0):
+    """``mnp.geomspace(start, stop, num=50, endpoint=True, dtype=None, axis=0)``: ``num`` samples
+    evenly spaced on a log scale, ``sign * exp(linspace(log|start|, log|stop|))`` (the ends of one
+    sign; Tensor ends are differentiable)."""
+    if is_number(start) and is_number(stop):
+        if start == 0 or stop == 0:
+            raise fail(ValueError, "geomspace", "start and stop must not be 0 (a log scale has no 0)",
+                       "positive (or negative) ends, e.g. mnp.geomspace(1, 1000, 4)")
+        out = Tensor(np.geomspace(start, stop, _count(num, "geomspace"), endpoint).astype(np.float32))
+        return cast_to(out, None if dtype is None else to_dtype(dtype, "geomspace"))
+    start, stop = as_tensor(start, "geomspace", "start"), as_tensor(stop, "geomspace", "stop")
+    start = start if start.dtype.is_float else ops.cast(start, ms.float32)
+    stop = stop if stop.dtype.is_float else ops.cast(stop, ms.float32)
+    logs = linspace(ops.log(ops.abs(start)), ops.log(ops.abs(stop)), num, endpoint, False, None, axis)
+    sign = ops.sign(start)
+    if sign.ndim and logs.ndim > 1:
+        sign = ops.expand_dims(sign, axis_arg(axis, logs.ndim, "geomspace"))
+    return cast_to(ops.mul(sign, ops.exp(logs)), None if dtype is None else to_dtype(dtype, "geomspace"))
+
+
+def diagflat(v, k=0):
+    """``mnp.diagflat(v, k=0)``: the flattened input on the ``k``-th diagonal of a matrix."""
+    return diag(ops.reshape(as_tensor(v, "diagflat", "v"), (-1,)), k)
+
+
+def _index_tensors(arrays):
+    return tuple(Tensor(a.astype(np.int32)) for a in arrays)
+
+
+def _whole(value):
+    """An integral float (``3.0``) as the int it is, as NumPy's index functions take it."""
+    return int(value) if isinstance(value, float) and value.is_integer() else value
+
+
+def tril_indices(n, k=0, m=None):
+    """``mnp.tril_indices(n, k=0, m=None)``: the (row, column) positions of the lower triangle."""
+    m = None if m is None else _size(_whole(m), "tril_indices", "m")
+    k = static_int(_whole(k), "tril_indices", "k")
+    return _index_tensors(np.tril_indices(_size(_whole(n), "tril_indices", "n"), k, m))
+
+
+def triu_indices(n, k=0, m=None):
+    """``mnp.triu_indices(n, k=0, m=None)``: the (row, column) positions of the upper triangle."""
+    m = None if m is None else _size(_whole(m), "triu_indices", "m")
+    k = static_int(_whole(k), "triu_indices", "k")
+    return _index_tensors(np.triu_indices(_size(_whole(n), "triu_indices", "n"), k, m))
+
+
+def tril_indices_from(arr, k=0):
+    """``mnp.tril_indices_from(arr, k=0)``: :func:`tril_indices` of a 2-D Tensor's shape."""
+    arr = as_tensor(arr, "tril_indices_from", "arr")
+    if arr.ndim != 2:
+        raise fail(ValueError, "tril_indices_from", f"arr must be 2-D, but got {describe(arr)}", "a matrix")
+    return tril_indices(arr.shape[0], k, arr.shape[1])
+
+
+def triu_indices_from(arr, k=0):
+    """``mnp.triu_indices_from(arr, k=0)``: :func:`triu_indices` of a 2-D Tensor's shape."""
+    arr = as_tensor(arr, "triu_indices_from", "arr")
+    if arr.ndim != 2:
+        raise fail(ValueError, "triu_indices_from", f"arr must be 2-D, but got {describe(arr)}", "a matrix")
+    return triu_indices(arr.shape[0], k, arr.shape[1])
+
+
+def diag_indices(n, ndim=2):
+    """``mnp.diag_indices(n, ndim=2)``: ``ndim`` copies of ``arange(n)``, the main diagonal's positions."""
+    return _index_tensors(np.diag_indices(_size(n, "diag_indices", "n"), _size(ndim, "diag_indices", "ndim")))
+
+
+def indices(dimensions, dtype=ms.int32, sparse=False):
+    """``mnp.indices(dimensions, dtype=mnp.int32, sparse=False)``: a grid of positions, a list of
+    one Tensor per axis (broadcastable ones with ``sparse``), as MindSpore 2.10 returns it (NumPy
+    stacks the dense grids into one array)."""
+    dimensions = shape_arg(dimensions, "indices")
+    grids = np.indices(dimensions, dtype=to_dtype(dtype, "indices").np_dtype, sparse=sparse)
+    return [Tensor(np.ascontiguousarray(g)) for g in grids]
+
+
+def ix_(*args):
+    """``mnp.ix_(*args)``: 1-D Tensors reshaped to index an open mesh (``x[ix_(rows, cols)]``)."""
+    out = []
+    for i, a in enumerate(args):
+        a = as_tensor(a, "ix_", f"args[{i}]")
+        if a.ndim != 1:
+            raise fail(ValueError, "ix_", f"args[{i}] must be 1-D, but got {describe(a)}", "pass vectors")
+        out.append(ops.reshape(a, (1,) * i + (-1,) + (1,) * (len(args) - i - 1)))
+    return tuple(out)
+
+
+def vander(x, N=None, increasing=False):
+    """``mnp.vander(x, N=None, increasing=False)``: the columns are powers of ``x`` (decreasing from
+    ``N - 1`` by default)."""
+    x = as_tensor(x, "vander", "x")
+    if x.ndim != 1:
+        raise fail(ValueError, "vander", f"x must be 1-D, but got {describe(x)}", "a vector")
+    N = x.shape[0] if N is None else _size(N, "vander", "N")
+    powers = np.arange(N) if increasing else np.arange(N - 1, -1, -1)
+    exponent = Tensor(powers.astype(x.dtype.np_dtype if x.dtype.kind != "bool" else np.int32))
+    return ops.pow(ops.expand_dims(x, 1), exponent)
+
+
+def _window(where, M, make):
+    M = static_int(M, where, "M")
+    return Tensor(make(max(M, 0)).astype(np.float32))
+
+
+def hamming(M):
+    """``mnp.hamming(M)``: the Hamming window (Float32)."""
+    return _window("hamming", M, np.hamming)
+
+
+def hanning(M):
+    """``mnp.hanning(M)``: the Hann window (Float32)."""
+    return _window("hanning", M, np.hanning)
+
+
+def bartlett(M):
+    """``mnp.bartlett(M)``: the triangular Bartlett window (Float32)."""
+    return _window("bartlett", M, np.bartlett)
+
+
+def blackman(M):
+    """``mnp.blackman(M)``: the Blackman window (Float32)."""
+    return _window("blackman", M, np.blackman)
+
+
+class _GridMaker:
+    """``mnp.mgrid[0:3, 0:4]`` / ``mnp.ogrid[...]``: NumPy's grids of slices as Tensors (Int32 for
+    integer slices, Float32 otherwise, as mindspore.numpy reads Python numbers)."""
+
+    def __init__(self, maker, sparse):
+        self._maker, self._sparse = maker, sparse
+
+    def __getitem__(self, key):
+        grid = self._maker[key]
+        convert = lambda g: Tensor(g.astype(np.int32 if g.dtype.kind in "iu" else np.float32))
+        if self._sparse and isinstance(grid, (list, tuple)):
+            return [convert(g) for g in grid]
+        return convert(np.asarray(grid))
+
+
+mgrid = _GridMaker(np.mgrid, sparse=False)
+ogrid = _GridMaker(np.ogrid, sparse=True)

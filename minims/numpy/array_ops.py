@@ -17,12 +17,15 @@ from minims import Tensor, ops
 
 from ._utils import (as_tensor, axes_arg, axis_arg, broadcast_shape, cast_to, describe, fail,
                      shape_arg, static_int)
+from ._utils import traced as _traced
+from .logic_ops import where
 
 __all__ = ["reshape", "ravel", "transpose", "swapaxes", "moveaxis", "rollaxis", "expand_dims",
            "squeeze", "concatenate", "append", "stack", "hstack", "vstack", "dstack", "column_stack",
            "split", "array_split", "hsplit", "vsplit", "dsplit", "tile", "repeat", "flip", "flipud",
            "fliplr", "roll", "rot90", "broadcast_to", "broadcast_arrays", "atleast_1d", "atleast_2d",
-           "atleast_3d", "size", "take", "take_along_axis"]
+           "atleast_3d", "size", "take", "take_along_axis", "select", "choose", "searchsorted", "digitize",
+           "unravel_index", "ravel_multi_index", "apply_along_axis", "apply_over_axes", "piecewise", "array_str"]
 
 
 # ----- reshaping ----------------------------------------------------------------------------------------
@@ -485,3 +488,172 @@ def take_along_axis(arr, indices, axis):
         else:
             index.append(np.arange(arr.shape[d]).reshape(tuple(-1 if e == d else 1 for e in range(arr.ndim))))
     return ops.getitem(arr, tuple(index))
+
+
+# ----- choosing -----------------------------------------------------------------------------------------------
+def select(condlist, choicelist, default=0):
+    """``mnp.select(condlist, choicelist, default=0)``: from the first choice whose condition holds,
+    else ``default`` — a chain of ``where`` from the last condition to the first."""
+    condlist, choicelist = _rows(condlist), _rows(choicelist)
+    if not isinstance(condlist, (list, tuple)) or not isinstance(choicelist, (list, tuple)) \
+            or len(condlist) != len(choicelist):
+        raise fail(ValueError, "select", "condlist and choicelist must be lists of the same length",
+                   "one choice per condition")
+    choices = _sequence("select", list(choicelist)) if choicelist else []
+    out = default
+    for cond, choice in zip(reversed(condlist), reversed(choices)):
+        out = where(cond, choice, out)
+    return as_tensor(out, "select", "default")
+
+
+def _rows(value):
+    """A Tensor given for a list: its rows (as NumPy iterates an array)."""
+    return [value[i] for i in range(value.shape[0])] if isinstance(value, Tensor) and value.ndim else value
+
+
+def choose(a, choices, mode="clip"):
+    """``mnp.choose(a, choices, mode='clip')``: ``choices[a[i]][i]`` for every position ``i`` (a gather
+    from the choices stacked along a new first axis); ``mode`` as in :func:`take`."""
+    a = _index_tensor(a, "choose")
+    options = _sequence("choose", choices)
+    shape = broadcast_shape("choose", a, *options)
+    stacked = ops.stack(tuple(ops.broadcast_to(c, shape) for c in options), 0)
+    n = len(options)
+    index = ops.broadcast_to(a, shape)
+    if mode == "clip":
+        index = ops.minimum(ops.maximum(index, 0), n - 1)
+    elif mode == "wrap":
+        index = ops.floor_mod(index, n)
+    elif mode != "raise":
+        raise fail(ValueError, "choose", f"mode must be 'clip', 'wrap' or 'raise', but got {mode!r}", "mode='clip'")
+    grid = tuple(np.arange(s).reshape((-1,) + (1,) * (len(shape) - d - 1)) for d, s in enumerate(shape))
+    return ops.getitem(stacked, (index,) + grid)
+
+
+def searchsorted(a, v, side="left", sorter=None):
+    """``mnp.searchsorted(a, v, side='left', sorter=None)``: where each ``v`` would be inserted into the
+    sorted vector ``a`` to keep it sorted: the number of entries of ``a`` below ``v`` (``'left'``) or
+    not above it (``'right'``), counted by comparing every pair (Int32)."""
+    a = as_tensor(a, "searchsorted", "a")
+    if a.ndim != 1:
+        raise fail(ValueError, "searchsorted", f"a must be 1-D, but got {describe(a)}", "a sorted vector")
+    if sorter is not None:
+        a = take(a, sorter, mode="raise")
+    v = as_tensor(v, "searchsorted", "v")
+    if side not in ("left", "right"):
+        raise fail(ValueError, "searchsorted", f"side must be 'left' or 'right', but got {side!r}", "side='left'")
+    below = (ops.lt if side == "left" else ops.le)(a, ops.expand_dims(v, -1))
+    return ops.sum(ops.cast(below, ms.int32), -1)
+
+
+def digitize(x, bins, right=False):
+    """``mnp.digitize(x, bins, right=False)``: the index of the bin each ``x`` falls in (``bins``
+    increasing, or decreasing when its values say so)."""
+    bins = as_tensor(bins, "digitize", "bins")
+    if bins.ndim != 1:
+        raise fail(ValueError, "digitize", f"bins must be 1-D, but got {describe(bins)}", "a monotonic vector")
+    values = None if _traced(bins) else bins.asnumpy()
+    if values is not None and values.size > 1 and values[0] > values[-1]:
+        n = bins.shape[0]
+        return ops.sub(n, searchsorted(flip(bins), x, "left" if right else "right"))
+    return searchsorted(bins, x, "left" if right else "right")
+
+
+# ----- positions, functions over axes, printing ------------------------------------------------------------------
+def unravel_index(indices, shape, order="C"):
+    """``mnp.unravel_index(indices, shape, order='C')``: flat positions as a tuple of coordinate
+    Tensors (integer division and remainders by the strides)."""
+    indices = _index_tensor(indices, "unravel_index")
+    shape = shape_arg(shape, "unravel_index")
+    if order not in ("C", "F"):
+        raise fail(ValueError, "unravel_index", f"order must be 'C' or 'F', but got {order!r}", "order='C'")
+    sizes = shape if order == "C" else shape[::-1]
+    out, rest = [], indices
+    for size in reversed(sizes):
+        out.append(ops.floor_mod(rest, size))
+        rest = ops.floor_divide(rest, size)
+    out = out[::-1]
+    return tuple(out if order == "C" else out[::-1])
+
+
+def ravel_multi_index(multi_index, dims, mode="clip", order="C"):
+    """``mnp.ravel_multi_index(multi_index, dims, mode='clip', order='C')``: coordinates to flat
+    positions (``mode`` 'clip' or 'wrap' for coordinates out of range)."""
+    dims = shape_arg(dims, "ravel_multi_index")
+    coords = [_index_tensor(c, "ravel_multi_index") for c in multi_index]
+    if len(coords) != len(dims):
+        raise fail(ValueError, "ravel_multi_index", f"{len(coords)} coordinates for {len(dims)} dimensions",
+                   "one coordinate Tensor per dimension")
+    fixed = []
+    for c, size in zip(coords, dims):
+        if mode == "clip":
+            c = ops.minimum(ops.maximum(c, 0), size - 1)
+        elif mode == "wrap":
+            c = ops.floor_mod(c, size)
+        elif mode != "raise":
+            raise fail(ValueError, "ravel_multi_index", f"mode must be 'clip', 'wrap' or 'raise', got {mode!r}",
+                       "mode='clip'")
+        fixed.append(c)
+    order_dims = list(zip(fixed, dims)) if order == "C" else list(zip(fixed, dims))[::-1]
+    out = None
+    for c, size in order_dims:
+        out = c if out is None else ops.add(ops.mul(out, size), c)
+    return out
+
+
+def apply_along_axis(func1d, axis, arr, *args, **kwargs):
+    """``mnp.apply_along_axis(func1d, axis, arr, *args, **kwargs)``: ``func1d`` on each 1-D slice along
+    ``axis``, the results stacked in its place (a Python loop over the slices)."""
+    arr = as_tensor(arr, "apply_along_axis", "arr")
+    axis = axis_arg(axis, arr.ndim, "apply_along_axis")
+    moved = moveaxis(arr, axis, -1)
+    outer = moved.shape[:-1]
+    flat = ops.reshape(moved, (-1, moved.shape[-1]))
+    results = [as_tensor(func1d(flat[i], *args, **kwargs), "apply_along_axis", "func1d's result")
+               for i in range(flat.shape[0])]
+    stacked = ops.reshape(ops.stack(tuple(results), 0), outer + results[0].shape)
+    if results[0].ndim == 0:
+        return stacked
+    return moveaxis(stacked, tuple(range(len(outer), stacked.ndim)),
+                    tuple(range(axis, axis + results[0].ndim)))
+
+
+def apply_over_axes(func, a, axes):
+    """``mnp.apply_over_axes(func, a, axes)``: ``a = func(a, axis)`` for each axis in turn, an axis the
+    result lost put back (size 1)."""
+    a = as_tensor(a, "apply_over_axes", "a")
+    for axis in (axes,) if isinstance(axes, (int, np.integer)) else axes:
+        out = as_tensor(func(a, axis), "apply_over_axes", "func's result")
+        if out.ndim == a.ndim - 1:
+            out = ops.expand_dims(out, axis_arg(axis, a.ndim, "apply_over_axes"))
+        elif out.ndim != a.ndim:
+            raise fail(ValueError, "apply_over_axes", f"func returned {describe(out)} for {describe(a)}",
+                       "a function that keeps the rank or removes the axis")
+        a = out
+    return a
+
+
+def piecewise(x, condlist, funclist, *args, **kw):
+    """``mnp.piecewise(x, condlist, funclist, *args, **kw)``: ``funclist[i](x)`` (or the number) where
+    ``condlist[i]`` holds; one more function than conditions is the value elsewhere (else 0)."""
+    x = as_tensor(x, "piecewise", "x")
+    single = isinstance(condlist, (bool, np.bool_)) or (isinstance(condlist, Tensor) and condlist.ndim == x.ndim)
+    conds = [condlist] if single else list(condlist)
+    funcs = list(funclist)
+    if len(funcs) not in (len(conds), len(conds) + 1):
+        raise fail(ValueError, "piecewise", f"{len(funcs)} functions for {len(conds)} conditions",
+                   "one per condition, and optionally one more for elsewhere")
+
+    def value(f):
+        return ops.broadcast_to(cast_to(as_tensor(f(x, *args, **kw) if callable(f) else f, "piecewise",
+                                                  "a function's value"), x.dtype), x.shape)
+
+    out = value(funcs[-1]) if len(funcs) > len(conds) else ops.zeros_like(x)
+    for cond, f in zip(conds, funcs):
+        out = where(cond, value(f), out)
+    return out
+
+
+def array_str(a):
+    """``mnp.array_str(a)``: the values as NumPy prints them."""
+    return np.array_str(as_tensor(a, "array_str", "a").asnumpy())

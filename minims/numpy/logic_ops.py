@@ -3,13 +3,15 @@
 ``array_equal``, and ``where``.
 
 The tests of values are comparisons, which every interpreter already runs: ``isnan(x)`` is
-``x != x`` (only NaN differs from itself), ``isfinite(x)`` is ``x - x == 0`` (``inf - inf`` and
-``nan - nan`` are NaN), ``isinf(x)`` is ``|x| == inf``.  Their results are Bool, never differentiated.
+``x != x`` (only NaN differs from itself), ``isinf(x)`` is ``|x| == inf``, ``isfinite(x)`` is
+``x == x and |x| != inf``.  Their results are Bool, never differentiated.
 ``where`` is a select, whose gradient goes to the branch each entry came from.
 """
 from __future__ import annotations
 
 import math
+
+import numpy as np
 
 import minims as ms
 from minims import ops
@@ -18,7 +20,8 @@ from ._utils import as_tensor, broadcast_shape, fail, operands
 
 __all__ = ["equal", "not_equal", "less", "less_equal", "greater", "greater_equal", "logical_and",
            "logical_or", "logical_xor", "logical_not", "isnan", "isinf", "isfinite", "isposinf",
-           "isneginf", "signbit", "isclose", "array_equal", "array_equiv", "where"]
+           "isneginf", "signbit", "isclose", "array_equal", "array_equiv", "where", "isin", "in1d", "sometrue",
+           "isscalar"]
 
 
 def _compare(where, op, x1, x2):
@@ -102,11 +105,11 @@ def isinf(x, dtype=None):
 
 
 def isfinite(x, dtype=None):
-    """``mnp.isfinite(x, dtype=None)``: ``x - x == 0`` (NaN for inf and NaN)."""
+    """``mnp.isfinite(x, dtype=None)``: neither NaN nor infinite, ``x == x and |x| != inf``."""
     x = as_tensor(x, "isfinite", "x")
     if not x.dtype.is_float:
         return ops.equal(x, x)
-    return ops.equal(ops.sub(x, x), 0.0)
+    return ops.logical_and(ops.equal(x, x), ops.ne(ops.abs(x), math.inf))
 
 
 def isposinf(x):
@@ -180,3 +183,34 @@ def where(condition, x=None, y=None):
         x, y = ops.cast(x, common), ops.cast(y, common)
     shape = broadcast_shape("where", condition, x, y)
     return ops.select(ops.broadcast_to(condition, shape), ops.broadcast_to(x, shape), ops.broadcast_to(y, shape))
+
+
+# ----- membership and truth ---------------------------------------------------------------------------------
+def _any(x, axis, keepdims):
+    return ops.ne(ops.sum(ops.cast(x, ms.int32), axis, keepdims), 0)
+
+
+def isin(element, test_elements, invert=False):
+    """``mnp.isin(element, test_elements, invert=False)``: for each entry of ``element``, whether it
+    equals one of ``test_elements`` (every pair compared, so the shape never depends on the values)."""
+    element = as_tensor(element, "isin", "element")
+    tests = ops.reshape(as_tensor(test_elements, "isin", "test_elements"), (-1,))
+    found = _any(ops.equal(ops.expand_dims(element, -1), tests), -1, False)
+    return ops.logical_not(found) if invert else found
+
+
+def in1d(ar1, ar2, invert=False):
+    """``mnp.in1d(ar1, ar2, invert=False)``: :func:`isin` of the flattened ``ar1``."""
+    return isin(ops.reshape(as_tensor(ar1, "in1d", "ar1"), (-1,)), ar2, invert)
+
+
+def sometrue(a, axis=None, keepdims=False):
+    """``mnp.sometrue(a, axis=None, keepdims=False)``: whether any entry is true (non-zero)."""
+    a = as_tensor(a, "sometrue", "a")
+    axes = tuple(range(a.ndim)) if axis is None else axis
+    return _any(_truth(a), axes, keepdims)
+
+
+def isscalar(element):
+    """``mnp.isscalar(element)``: True for a Python or NumPy scalar (a Tensor, even 0-d, is not one)."""
+    return not isinstance(element, ms.Tensor) and bool(np.isscalar(element))

@@ -22,14 +22,14 @@ import math
 import minims as ms
 from minims import ops
 
-from ._utils import as_tensor, broadcast_shape, cast_to, describe, fail, operands, to_dtype
+from ._utils import as_tensor, broadcast_shape, cast_to, describe, fail, operands, static_int, to_dtype
 
 __all__ = ["add", "subtract", "multiply", "divide", "true_divide", "floor_divide", "remainder", "mod",
            "fmod", "power", "float_power", "maximum", "minimum", "hypot", "logaddexp", "logaddexp2",
            "heaviside", "negative", "positive", "absolute", "abs", "fabs", "exp", "exp2", "expm1",
            "log", "log2", "log10", "log1p", "sqrt", "cbrt", "square", "reciprocal", "sin", "cos", "tan",
            "tanh", "sinh", "cosh", "arcsinh", "arccosh", "arctanh", "deg2rad", "radians", "rad2deg",
-           "sign", "floor", "ceil", "trunc", "fix", "clip"]
+           "sign", "floor", "ceil", "trunc", "fix", "clip", "copysign", "rint", "around", "round", "divmod"]
 
 
 def _out(x, dtype, where):
@@ -390,3 +390,59 @@ def clip(x, xmin, xmax, dtype=None):
     if xmax is not None:
         out = ops.minimum(out, _bound(xmax, x, "clip", "xmax"))
     return _out(out, dtype, "clip")
+
+
+# ----- signs and rounding ------------------------------------------------------------------------------
+def copysign(x1, x2, dtype=None):
+    """``mnp.copysign(x1, x2, dtype=None)``: ``|x1|`` with the sign of ``x2`` (negative where
+    ``x2 < 0``; integers stay integers, as MindSpore 2.10)."""
+    x1, x2 = operands(x1, x2, "copysign")
+    shape = broadcast_shape("copysign", x1, x2)
+    magnitude = ops.broadcast_to(ops.abs(_no_bool("copysign", x1)), shape)
+    negative = ops.broadcast_to(ops.lt(x2, 0), shape)
+    return _out(ops.select(negative, ops.neg(magnitude), magnitude), dtype, "copysign")
+
+
+#: from this magnitude on, every float of the dtype is an integer (2 ** mantissa bits)
+_ALL_INTEGERS = {"Float16": 2.0 ** 10, "Float32": 2.0 ** 23, "Float64": 2.0 ** 52}
+
+
+def _round_half_even(v):
+    """Round to the nearest integer, a tie to the even one: ``floor(v + 1/2)``, minus 1 where ``v`` was
+    exactly halfway and that landed on an odd number.  Floats too large to have a fraction are kept
+    (``v + 1/2`` would round there).  Its gradient is 0, as the floor's."""
+    up = ops.floor(ops.add(v, 0.5))
+    tie = ops.equal(ops.sub(up, v), 0.5)
+    odd = ops.equal(ops.floor_mod(up, 2.0), 1.0)
+    rounded = ops.select(ops.logical_and(tie, odd), ops.sub(up, 1.0), up)
+    return ops.select(ops.ge(ops.abs(v), _ALL_INTEGERS[str(v.dtype)]), v, rounded)
+
+
+def rint(x, dtype=None):
+    """``mnp.rint(x, dtype=None)``: the nearest integer, ties to even (float Tensors only, as
+    MindSpore 2.10)."""
+    return _unary("rint", _round_half_even, x, dtype, _FLOAT_ONLY)
+
+
+def around(a, decimals=0):
+    """``mnp.around`` (``mnp.round``): rounded to ``decimals`` places, ties to even, as
+    ``rint(a * 10**decimals) / 10**decimals``."""
+    decimals = static_int(decimals, "around", "decimals")
+    if decimals < 0:
+        raise fail(ValueError, "around", f"decimals must be >= 0, but got {decimals}",
+                   "round to tens by hand: mnp.around(a / 10) * 10")
+    a = as_tensor(a, "around", "a")
+    if not a.dtype.is_float:
+        return a
+    if decimals == 0:
+        return _round_half_even(a)
+    scale = 10.0 ** decimals
+    return ops.div(_round_half_even(ops.mul(a, scale)), scale)
+
+
+round = around  # noqa: A001 - mindspore.numpy's name
+
+
+def divmod(x1, x2, dtype=None):  # noqa: A001 - mindspore.numpy's name
+    """``mnp.divmod(x1, x2, dtype=None)``: ``(floor_divide(x1, x2), remainder(x1, x2))``."""
+    return floor_divide(x1, x2, dtype), remainder(x1, x2, dtype)

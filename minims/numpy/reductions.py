@@ -23,7 +23,8 @@ from ._utils import as_tensor, axes_arg, axis_arg, cast_to, describe, fail, to_d
 from .logic_ops import isnan
 
 __all__ = ["sum", "mean", "amax", "amin", "max", "min", "argmax", "argmin", "std", "var", "average",
-           "ptp", "count_nonzero", "nansum", "nanmean", "cumsum", "cumprod"]
+           "ptp", "count_nonzero", "nansum", "nanmean", "cumsum", "cumprod", "nanmax", "nanmin", "nanvar",
+           "nanstd", "nancumsum"]
 
 
 def _dtype(dtype, where):
@@ -231,3 +232,52 @@ def cumsum(a, axis=None, dtype=None):
 def cumprod(a, axis=None, dtype=None):
     """``mnp.cumprod(a, axis=None, dtype=None)``: running products."""
     return _scan("cumprod", ops.mul, 1, a, axis, dtype)
+
+
+# ----- ignoring NaNs ----------------------------------------------------------------------------------------
+def _nan_to(a, value):
+    return ops.select(isnan(a), ops.zeros_like(a) + value, a)
+
+
+def _nan_extreme(where, reduce, fill, a, axis, keepdims):
+    a = as_tensor(a, where, "a")
+    if not a.dtype.is_float:
+        return reduce(a, axis, keepdims)
+    axes = axes_arg(axis, a.ndim, where)
+    out = reduce(_nan_to(a, fill), axes, keepdims)
+    all_nan = ops.equal(ops.sum(ops.cast(ops.logical_not(isnan(a)), ms.int32), axes, keepdims), 0)
+    return ops.select(all_nan, ops.zeros_like(out) + float("nan"), out)
+
+
+def nanmax(a, axis=None, dtype=None, keepdims=False):
+    """``mnp.nanmax``: the largest entry that is not NaN (NaN where all are)."""
+    return cast_to(_nan_extreme("nanmax", amax, -float("inf"), a, axis, keepdims), _dtype(dtype, "nanmax"))
+
+
+def nanmin(a, axis=None, dtype=None, keepdims=False):
+    """``mnp.nanmin``: the smallest entry that is not NaN (NaN where all are)."""
+    return cast_to(_nan_extreme("nanmin", amin, float("inf"), a, axis, keepdims), _dtype(dtype, "nanmin"))
+
+
+def nanvar(a, axis=None, dtype=None, ddof=0, keepdims=False):
+    """``mnp.nanvar``: the variance of the entries that are not NaN, over ``count - ddof``."""
+    a = as_tensor(a, "nanvar", "a")
+    a = a if a.dtype.is_float else ops.cast(a, ms.float32)
+    axes = axes_arg(axis, a.ndim, "nanvar")
+    present = ops.cast(ops.logical_not(isnan(a)), a.dtype)
+    count = ops.sum(present, axes, True)
+    centered = ops.mul(ops.sub(_nan_to(a, 0.0), ops.div(ops.sum(_nan_to(a, 0.0), axes, True), count)), present)
+    squares = ops.sum(ops.mul(centered, centered), axes, keepdims)
+    dof = ops.maximum(ops.sub(count if keepdims else ops.sum(present, axes), float(ddof)), 0.0)
+    return cast_to(ops.div(squares, dof), _dtype(dtype, "nanvar"))
+
+
+def nanstd(a, axis=None, dtype=None, ddof=0, keepdims=False):
+    """``mnp.nanstd``: the square root of :func:`nanvar`."""
+    return cast_to(ops.sqrt(nanvar(a, axis, None, ddof, keepdims)), _dtype(dtype, "nanstd"))
+
+
+def nancumsum(a, axis=None, dtype=None):
+    """``mnp.nancumsum``: running sums with NaNs counted as 0."""
+    a = as_tensor(a, "nancumsum", "a")
+    return cumsum(_nan_to(a, 0.0) if a.dtype.is_float else a, axis, dtype)

@@ -30,7 +30,9 @@ def describe(value):
         return {"dtype": str(value.dtype), "shape": list(arr.shape), "values": arr.tolist()}
     if isinstance(value, (tuple, list)):
         return {"seq": type(value).__name__, "items": [describe(v) for v in value]}
-    return {"python": type(value).__name__, "value": value}
+    if isinstance(value, (bool, int, float, str)):
+        return {"python": type(value).__name__, "value": value}
+    return {"printed": str(value)}              # a dtype (promote_types): as it prints, 'Float32'
 
 
 def evaluate(kind, name):
