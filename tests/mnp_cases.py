@@ -686,6 +686,10 @@ EXTRAS = {
     "pad_linear_ramp": "mnp.pad(v3, (3, 2), mode='linear_ramp', end_values=(5, -5))",
     "pad_mean_stat_length": "mnp.pad(m34, ((0, 0), (2, 1)), mode='mean', stat_length=2)",
     "pad_symmetric_wide": "mnp.pad(Tensor([1.0, 2.0]), (3, 5), mode='symmetric')",
+    "pad_reflect_odd": "mnp.pad(f23, ((1, 1), (2, 2)), mode='reflect', reflect_type='odd')",
+    "pad_reflect_wide": "mnp.pad(v3, (5, 7), mode='reflect')",
+    "pad_reflect_size_one": "mnp.pad(Tensor([[1.0], [2.0]]), ((0, 0), (2, 1)), mode='reflect')",
+    "pad_wrap_wide": "mnp.pad(v3, (4, 8), mode='wrap')",
     "pad_edge": "mnp.pad(f23, 1, mode='edge')",
     "pad_reflect": "mnp.pad(v3, (2, 1), mode='reflect')",
     "pad_symmetric": "mnp.pad(f23, ((0, 1), (2, 2)), mode='symmetric')",
@@ -762,6 +766,7 @@ GRADS = {
     "interp": ("lambda x, y: mnp.interp(x, Tensor([0.0, 1.0, 2.0, 3.0]), y)",
                "(Tensor([0.5, 1.5, 2.25]), Tensor([0.0, 10.0, 5.0, 2.0]))"),
     "pad_reflect": ("lambda x: mnp.pad(x, (2, 1), mode='reflect') * mnp.arange(6.0)", "(v3,)"),
+    "pad_wrap_wide": ("lambda x: mnp.pad(x, (4, 2), mode='wrap') * mnp.arange(9.0)", "(v3,)"),
     "nanvar": ("lambda x: mnp.nanvar(x, axis=1)", "(Tensor([[1.0, float('nan'), 3.0], [2.0, 4.0, 9.0]]),)"),
     "select_choose": ("lambda x: mnp.select([x < 0, x > 1], [x * x, x * 3.0], 1.0) + "
                       "mnp.choose(Tensor([1, 0, 1]), [x, x * x])", "(v3,)"),

@@ -409,8 +409,8 @@ _PAD_MODES = ("constant", "edge", "reflect", "symmetric", "wrap", "maximum", "mi
 def pad(arr, pad_width, mode="constant", stat_length=None, constant_values=0, end_values=0,
         reflect_type="even", **kwargs):
     """``mnp.pad(arr, pad_width, mode='constant', ...)``: ``arr`` with values added before and after
-    each axis — ``'constant'`` (``constant_values``), ``'edge'``, ``'reflect'``, ``'symmetric'``,
-    ``'wrap'``, ``'linear_ramp'`` (to ``end_values``), or the ``'maximum'``/``'minimum'``/``'mean'``
+    each axis — ``'constant'`` (``constant_values``), ``'edge'``, ``'reflect'``, ``'symmetric'`` (both
+    with ``reflect_type='odd'`` too), ``'wrap'``, ``'linear_ramp'`` (to ``end_values``), or the ``'maximum'``/``'minimum'``/``'mean'``
     of the first/last ``stat_length`` entries — joined with ``concatenate``, so the gradient flows back
     to the entries copied."""
     arr = as_tensor(arr, "pad", "arr")
@@ -420,13 +420,22 @@ def pad(arr, pad_width, mode="constant", stat_length=None, constant_values=0, en
     widths = _per_axis(pad_width, arr.ndim, "pad", "pad_width")
     if any(w < 0 for pair in widths for w in pair):
         raise fail(ValueError, "pad", f"pad_width {pad_width!r} has a negative width", "widths >= 0")
-    options = {"constant": _per_axis(constant_values, arr.ndim, "pad", "constant_values", np.float64),
+    if reflect_type not in ("even", "odd"):
+        raise fail(ValueError, "pad", f"reflect_type must be 'even' or 'odd', but got {reflect_type!r}",
+                   "reflect_type='even' (a mirror) or 'odd' (a point reflection through the edge)")
+    options = {"odd": reflect_type == "odd",
+               "constant": _per_axis(constant_values, arr.ndim, "pad", "constant_values", np.float64),
                "linear_ramp": _per_axis(end_values, arr.ndim, "pad", "end_values", np.float64),
                "stat": None if stat_length is None else _per_axis(stat_length, arr.ndim, "pad", "stat_length")}
     for axis, (before, after) in enumerate(widths):
-        if mode in ("reflect", "symmetric", "wrap"):
+        if mode == "reflect" and arr.shape[axis] == 1 and (before or after):
+            arr = _pad_axis(arr, axis, before, after, "edge", options)    # one value reflects to itself
+        elif mode == "wrap" and (before or after):     # periodic: every position taken modulo the size
+            positions = np.arange(-before, arr.shape[axis] + after) % arr.shape[axis]
+            arr = _along(arr, axis, positions)
+        elif mode in ("reflect", "symmetric"):
             while before or after:                  # a wide pad reflects the padded Tensor again
-                limit = arr.shape[axis] - 1 if mode == "reflect" else arr.shape[axis]
+                limit = arr.shape[axis] - (mode == "reflect")
                 step_before, step_after = min(before, limit), min(after, limit)
                 arr = _pad_axis(arr, axis, step_before, step_after, mode, options)
                 before, after = before - step_before, after - step_after
@@ -442,12 +451,13 @@ def _pad_axis(arr, axis, before, after, mode, options):
     if mode == "constant":
         low, high = options["constant"][axis]
         head, tail = (Tensor(np.full(shape(w), v, dtype=arr.dtype.np_dtype)) for w, v in ((before, low), (after, high)))
-    elif mode == "reflect":
-        head, tail = flip(part(slice(1, before + 1)), axis), flip(part(slice(n - after - 1, n - 1)), axis)
-    elif mode == "symmetric":
-        head, tail = flip(part(slice(0, before)), axis), flip(part(slice(n - after, n)), axis)
-    elif mode == "wrap":
-        head, tail = part(slice(n - before, n)), part(slice(0, after))
+    elif mode in ("reflect", "symmetric"):
+        skip = 1 if mode == "reflect" else 0
+        head = flip(part(slice(skip, before + skip)), axis)
+        tail = flip(part(slice(n - after - skip, n - skip)), axis)
+        if options["odd"]:              # reflected through the edge value: 2 * edge - mirror image
+            head = ops.sub(ops.mul(part(slice(0, 1)), 2), head)
+            tail = ops.sub(ops.mul(part(slice(n - 1, n)), 2), tail)
     elif mode == "linear_ramp":
         low, high = options["linear_ramp"][axis]
         head = _ramp(part(slice(0, 1)), low, before, axis, reverse=False)
