@@ -631,7 +631,8 @@ EXTRAS = {
     "result_type": "mnp.result_type(l3, v3)",
     "result_type_scalar": "mnp.result_type(h2, 1.0)",
     "select": "mnp.select([l3 < 2, l3 > 2], [l3, l3 * 10], 7)",
-    "choose": "mnp.choose(Tensor([0, 1, 2, 1]), [Tensor([1, 2, 3, 4]), Tensor([10, 20, 30, 40]), Tensor([5, 6, 7, 8])])",
+    "choose": ("mnp.choose(Tensor([0, 1, 2, 1]), [Tensor([1, 2, 3, 4]), Tensor([10, 20, 30, 40]), "
+               "Tensor([5, 6, 7, 8])])"),
     "choose_wrap": "mnp.choose(Tensor([0, 4, -1]), [Tensor([1, 2, 3]), Tensor([10, 20, 30])], mode='wrap')",
     "searchsorted": "mnp.searchsorted(Tensor([1.0, 2.0, 3.0, 4.0]), Tensor([0.5, 2.0, 3.5, 9.0]))",
     "searchsorted_right": "mnp.searchsorted(Tensor([1.0, 2.0, 3.0, 4.0]), Tensor([2.0, 3.0]), side='right')",
@@ -679,8 +680,10 @@ EXTRAS = {
     "gradient_2d": "mnp.gradient(f23)",
     "gradient_spacing_order2": "mnp.gradient(m34, 2.0, axis=1, edge_order=2)",
     "unwrap": "mnp.unwrap(Tensor([0.0, 3.0, 6.5, 9.7, 0.5]))",
-    "interp": "mnp.interp(Tensor([-1.0, 0.5, 1.5, 3.0, 9.0]), Tensor([0.0, 1.0, 2.0, 3.0]), Tensor([0.0, 10.0, 5.0, 2.0]))",
-    "interp_left_right": "mnp.interp(Tensor([-1.0, 9.0]), Tensor([0.0, 1.0]), Tensor([2.0, 3.0]), left=-5.0, right=5.0)",
+    "interp": ("mnp.interp(Tensor([-1.0, 0.5, 1.5, 3.0, 9.0]), Tensor([0.0, 1.0, 2.0, 3.0]), "
+               "Tensor([0.0, 10.0, 5.0, 2.0]))"),
+    "interp_left_right": ("mnp.interp(Tensor([-1.0, 9.0]), Tensor([0.0, 1.0]), Tensor([2.0, 3.0]), "
+                          "left=-5.0, right=5.0)"),
     "pad_constant": "mnp.pad(f23, ((1, 0), (0, 2)), constant_values=9)",
     "pad_constant_per_axis": "mnp.pad(f23, ((1, 0), (0, 2)), constant_values=((3, 4), (5, 6)))",
     "pad_linear_ramp": "mnp.pad(v3, (3, 2), mode='linear_ramp', end_values=(5, -5))",
@@ -690,6 +693,7 @@ EXTRAS = {
     "pad_reflect_wide": "mnp.pad(v3, (5, 7), mode='reflect')",
     "pad_reflect_size_one": "mnp.pad(Tensor([[1.0], [2.0]]), ((0, 0), (2, 1)), mode='reflect')",
     "pad_wrap_wide": "mnp.pad(v3, (4, 8), mode='wrap')",
+    "pad_function": "mnp.pad(f23, 1, lambda vec, w, ax, kw: vec.__setitem__(slice(0, w[0]), 7.0 + ax))",
     "pad_edge": "mnp.pad(f23, 1, mode='edge')",
     "pad_reflect": "mnp.pad(v3, (2, 1), mode='reflect')",
     "pad_symmetric": "mnp.pad(f23, ((0, 1), (2, 2)), mode='symmetric')",
@@ -767,6 +771,8 @@ GRADS = {
                "(Tensor([0.5, 1.5, 2.25]), Tensor([0.0, 10.0, 5.0, 2.0]))"),
     "pad_reflect": ("lambda x: mnp.pad(x, (2, 1), mode='reflect') * mnp.arange(6.0)", "(v3,)"),
     "pad_wrap_wide": ("lambda x: mnp.pad(x, (4, 2), mode='wrap') * mnp.arange(9.0)", "(v3,)"),
+    "pad_function": ("lambda x: mnp.pad(x, (1, 2), lambda vec, w, ax, kw: vec.__setitem__(slice(0, w[0]), 7.0)) "
+                     "* mnp.arange(6.0)", "(v3,)"),
     "nanvar": ("lambda x: mnp.nanvar(x, axis=1)", "(Tensor([[1.0, float('nan'), 3.0], [2.0, 4.0, 9.0]]),)"),
     "select_choose": ("lambda x: mnp.select([x < 0, x > 1], [x * x, x * 3.0], 1.0) + "
                       "mnp.choose(Tensor([1, 0, 1]), [x, x * x])", "(v3,)"),

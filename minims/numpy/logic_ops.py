@@ -134,7 +134,8 @@ def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
     """``mnp.isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False)``: ``|a - b| <= atol + rtol * |b|``,
     or equal (so two equal infinities are close); two NaNs only with ``equal_nan``."""
     a, b = operands(a, b, "isclose")
-    a, b = ops.cast(a, ms.float32) if not a.dtype.is_float else a, ops.cast(b, ms.float32) if not b.dtype.is_float else b
+    a = a if a.dtype.is_float else ops.cast(a, ms.float32)
+    b = b if b.dtype.is_float else ops.cast(b, ms.float32)
     near = ops.le(ops.abs(ops.sub(a, b)), ops.add(atol, ops.mul(rtol, ops.abs(b))))
     out = ops.logical_or(near, ops.equal(a, b))
     if equal_nan:

@@ -410,10 +410,13 @@ def pad(arr, pad_width, mode="constant", stat_length=None, constant_values=0, en
         reflect_type="even", **kwargs):
     """``mnp.pad(arr, pad_width, mode='constant', ...)``: ``arr`` with values added before and after
     each axis — ``'constant'`` (``constant_values``), ``'edge'``, ``'reflect'``, ``'symmetric'`` (both
-    with ``reflect_type='odd'`` too), ``'wrap'``, ``'linear_ramp'`` (to ``end_values``), or the ``'maximum'``/``'minimum'``/``'mean'``
-    of the first/last ``stat_length`` entries — joined with ``concatenate``, so the gradient flows back
-    to the entries copied."""
+    with ``reflect_type='odd'`` too), ``'wrap'``, ``'linear_ramp'`` (to ``end_values``), or the
+    ``'maximum'``/``'minimum'``/``'mean'`` of the first/last ``stat_length`` entries — joined with
+    ``concatenate``, so the gradient flows back to the entries copied; or a function that fills each
+    vector, as NumPy's."""
     arr = as_tensor(arr, "pad", "arr")
+    if callable(mode):
+        return _pad_with_function(arr, _per_axis(pad_width, arr.ndim, "pad", "pad_width"), mode, kwargs)
     if mode not in _PAD_MODES:
         raise fail(NotImplementedError if isinstance(mode, str) else TypeError, "pad",
                    f"mode {mode!r} is not supported", f"one of {', '.join(_PAD_MODES)}")
@@ -441,6 +444,26 @@ def pad(arr, pad_width, mode="constant", stat_length=None, constant_values=0, en
                 before, after = before - step_before, after - step_after
         elif before or after:
             arr = _pad_axis(arr, axis, before, after, mode, options)
+    return arr
+
+
+def _pad_with_function(arr, widths, function, kwargs):
+    """NumPy's callable ``mode``: zeros are added, then ``function(vector, (before, after), axis,
+    kwargs)`` fills each 1-D vector along each axis in place (``vector[:before] = ...``, a recorded
+    write) or returns the filled vector."""
+    arr = pad(arr, widths)
+    for axis, (before, after) in enumerate(widths):
+        moved = ops.transpose(arr, tuple(d for d in range(arr.ndim) if d != axis) + (axis,))
+        rows = ops.reshape(moved, (-1, moved.shape[-1]))
+        filled = []
+        for i in range(rows.shape[0]):
+            vector = rows[i]
+            result = function(vector, (before, after), axis, kwargs)
+            filled.append(vector if result is None else as_tensor(result, "pad", "mode's result"))
+        moved = ops.reshape(ops.stack(tuple(filled), 0), moved.shape)
+        order = list(range(arr.ndim - 1))
+        order.insert(axis, arr.ndim - 1)
+        arr = ops.transpose(moved, tuple(order))
     return arr
 
 
