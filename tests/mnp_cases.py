@@ -47,6 +47,8 @@ CREATION = {
     "array_bool_list": "mnp.array([True, False])",
     "array_mixed_bool_int": "mnp.array([1, 0, True])",
     "array_tuple": "mnp.array((1, 2))",
+    "array_big_int": "mnp.array([2**40, 1])",
+    "add_big_int_scalar": "mnp.add(l3, 2**40)",
     "array_dtype": "mnp.array([1, 2], dtype=mnp.float64)",
     "array_dtype_string": "mnp.array([1, 2], dtype='float16')",
     "array_ndmin": "mnp.array([1, 2], ndmin=3)",

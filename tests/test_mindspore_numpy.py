@@ -61,6 +61,10 @@ DIFFERENT = {
     "squeeze_not_one": ("MindSpore 2.10 silently ignores an axis whose size is not 1; minims refuses it, "
                         "as NumPy does", ValueError),
     "split_uneven": None,
+    "array_big_int": ("MindSpore 2.10 wraps 2**40 into Int32 (0); minims keeps the value in Int64",
+                      "np.array([2**40, 1])"),
+    "add_big_int_scalar": ("MindSpore 2.10 wraps 2**40 into Int32 before adding (3 + 0)",
+                           "np.array([3, 1, 2]) + 2**40"),
     "floor_divide_int_by_zero": ("MindSpore 2.10 returns 9223372036854775807; minims refuses integer "
                                  "division by zero (ZeroDivisionError)", ZeroDivisionError),
     "power_negative_int_exponent": ("MindSpore 2.10 truncates 3 ** -1 to 0; minims refuses integers to "

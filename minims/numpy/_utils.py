@@ -5,7 +5,8 @@
 Python value (checked on MindSpore 2.10, see ``tests/data/oracle_mnp_facts.json``):
 
 * a Python int, a list of ints or an ``int`` dtype is **Int32** (``mnp.array([1, 2])``,
-  ``mnp.arange(5)``, ``mnp.add(1, 2)``), where ``Tensor([1, 2])`` is Int64; floats are Float32;
+  ``mnp.arange(5)``, ``mnp.add(1, 2)``), where ``Tensor([1, 2])`` is Int64; floats are Float32.
+  Ints that Int32 cannot hold make Int64 (MindSpore 2.10 wraps them: ``mnp.array([2**40])`` is 0);
 * a NumPy array is refused (TypeError): ``mnp.array(np.ones(2))`` fails on MindSpore 2.10 too;
   ``Tensor(array)`` is the conversion.
 
@@ -88,7 +89,12 @@ def from_python(value, where: str, name: str = "input"):
     if isinstance(value, (np.generic,)):
         return arr
     kind = arr.dtype.kind
+    if kind in "iu" and arr.size and not (_INT32.min <= arr.min() and arr.max() <= _INT32.max):
+        return arr.astype(np.int64)     # MindSpore 2.10 wraps such ints into Int32: 2**40 becomes 0
     return arr.astype({"b": np.bool_, "i": np.int32, "u": np.int32, "f": np.float32}[kind])
+
+
+_INT32 = np.iinfo(np.int32)
 
 
 def _leaves(value):

@@ -147,6 +147,8 @@ def arange(start, stop=None, step=None, dtype=None):
                    "a non-zero step, e.g. mnp.arange(0, 5, 1)")
     if dtype is None:
         dtype = ms.int32 if all(isinstance(v, (int, np.integer)) for v in ends) else ms.float32
+        if dtype is ms.int32 and not all(-2**31 <= v < 2**31 for v in ends):
+            dtype = ms.int64                 # never wrapped into Int32 (see _utils.from_python)
     else:
         dtype = to_dtype(dtype, "arange")
     values = np.arange(*ends, dtype=np.float64 if dtype.is_float else np.int64)
