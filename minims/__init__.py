@@ -42,6 +42,7 @@ from .graph import jit, ms_function
 from . import common                             # mindspore.common (dtype, initializer, Parameter ...)
 from . import dataset
 from . import experimental                        # mindspore.experimental.optim
+from . import numpy                                   # mindspore.numpy, imported eagerly as there
 from .interpreters.nan_check import NonFiniteError    # raised by set_context(check_nan=True)
 from . import tracebacks
 

@@ -49,7 +49,8 @@ def main(argv):
     with tempfile.TemporaryDirectory() as tmp:
         folder = pathlib.Path(tmp)
         for m in chosen:
-            (folder / f"snippet_{m.id.replace('-', '_')}.py").write_text(prelude + "\n" + m.code + "\n")
+            code = m.code.replace("import minims", "import mindspore")     # import minims.numpy as mnp
+            (folder / f"snippet_{m.id.replace('-', '_')}.py").write_text(prelude + "\n" + code + "\n")
         (folder / "ids.json").write_text(json.dumps([m.id for m in chosen]))
         (folder / "child.py").write_text(CHILD)
         subprocess.run([python, str(folder / "child.py"), str(folder), str(folder / "ids.json"),

@@ -47,6 +47,7 @@ SECTIONS = (
     ("checkpoint", "Checkpoints"),
     ("dataset", "The data set (minims.dataset)"),
     ("train", "Model, callbacks and metrics"),
+    ("numpy", "The NumPy-like namespace (minims.numpy, MindSpore's mindspore.numpy)"),
 )
 
 
@@ -655,6 +656,20 @@ model.train(1, ms.dataset.NumpySlicesDataset((x, y, y), column_names=["x", "y", 
 ''', ValueError, ["Model.train", "(data, label)", "two columns", "3", "Fix"]),
     _m("metric-eval-before-update", "train", "A metric evaluated before any update",
        'ms.train.Accuracy().eval()', RuntimeError, ["Accuracy", "number of samples is 0", "Fix"]),
+
+    # ----- mindspore.numpy -------------------------------------------------------------------------
+    _m("mnp-numpy-array", "numpy", "Giving mindspore.numpy a NumPy array",
+       'import minims.numpy as mnp\nmnp.array(np.ones(3))',
+       TypeError, ["mindspore.numpy.array", "numpy.ndarray", "Fix", "Tensor(array)"]),
+    _m("mnp-exp-of-integers", "numpy", "exp (or log, floor) of an integer Tensor",
+       'import minims.numpy as mnp\nmnp.exp(mnp.arange(3))',
+       TypeError, ["mindspore.numpy.exp", "Int32", "float Tensors only", "Fix", "astype(mnp.float32)"]),
+    _m("mnp-split-unequal", "numpy", "Splitting into sections that do not divide the axis",
+       'import minims.numpy as mnp\nmnp.split(mnp.arange(4), 3)',
+       ValueError, ["mindspore.numpy.split", "size 4", "3 equal sections", "Fix", "mnp.array_split"]),
+    _m("mnp-where-one-argument", "numpy", "where(condition) with no x and y",
+       'import minims.numpy as mnp\nmnp.where(mnp.array([1, 0, 2]) > 0)',
+       TypeError, ["mindspore.numpy.where", "x and y must both be given", "Fix"]),
 )
 
 
