@@ -375,6 +375,8 @@ NOT_STACKED = {
     "Assign": "writes a Parameter: its batching rule refuses a batched value (checked)",
     "Fill": "has no Tensor input, so vmap never sees it: a constant inside the function (checked)",
     "Print": "prints; no value to compare (checked: it prints every example and returns nothing batched)",
+    "Guard": "compares a value jit read while compiling: a batched one is refused before a graph runs "
+             "(checked: tests/graph/test_guards.py, vmap over a branch on a batched value)",
 }
 
 

@@ -168,7 +168,7 @@ def save_checkpoint(save_obj, ckpt_file_name, integrated_save=True, async_save=F
     for name, value in append.items():
         chosen[name] = value if isinstance(value, str | Tensor) else Tensor(value)
     # values read as asnumpy reads them: a traced value (inside jit or vmap) is refused, not its placeholder
-    arrays = [(name, value if isinstance(value, str) else value._value_array()) for name, value in chosen.items()]
+    arrays = [(name, value if isinstance(value, str) else value._unguarded_array()) for name, value in chosen.items()]
     for name, value in arrays:                   # refused before a byte is written
         _check_text(name, value)
     write_atomically(path, encode(arrays, crc_check=crc_check))

@@ -41,15 +41,23 @@ from ..core.tensor import Tensor
 from .call import GraphCall, backward_graph, interpret
 from .passes import optimize
 from .residuals import ResidualSplit
-from .tracing import is_explicit_input, rebuild, trace_to_graph, user_stacklevel
+from .jit_options import check_jit_options
+from .guards import GuardFailed, describe_guards, guard_plan, guards_hold, known_array
+from .tracing import StaticGraphError, is_explicit_input, rebuild, trace_to_graph, user_stacklevel
+from ..tensors.lending import current_value
 
-__all__ = ["jit", "ms_function", "JitFunction", "RetraceWarning", "MAX_GRAPHS", "RETRACE_WARNING_AFTER"]
+__all__ = ["jit", "ms_function", "JitFunction", "RetraceWarning", "MAX_GRAPHS", "RETRACE_WARNING_AFTER",
+           "MAX_VARIANTS"]
 
 #: Graphs one compiled function keeps (per instance for a method): the most recently used signatures.
 MAX_GRAPHS = 64
 
-#: Calls in a row that each compile because the same non-Tensor arguments changed, before the warning.
+#: Calls in a row that each compile because the same non-Tensor arguments changed, before the warning;
+#: also the variants of one signature (a Python ``if`` on a Tensor going other ways) before it.
 RETRACE_WARNING_AFTER = 8
+
+#: Variants one signature keeps (``guards.py``): the most recently used first.
+MAX_VARIANTS = 16
 
 
 class RetraceWarning(UserWarning):
@@ -75,19 +83,21 @@ def _static_key(value):
 
 
 class _Compiled:
-    __slots__ = ("raw", "graph", "call", "random")
+    __slots__ = ("raw", "graph", "call", "random", "guards")
 
     def __init__(self, raw, graph):
         self.raw, self.graph, self.call = raw, graph, GraphCall(graph)
         # a random draw (Dropout) inside: its gradient must see this run's draw, not a new one
         self.random = any(not getattr(eq.prim, "pure", True) for eq in graph.equations)
+        self.guards = guard_plan(graph)     # None, or how to check the values it was traced for
 
 
 class JitFunction:
     """A function compiled per signature (see the module docstring)."""
 
-    def __init__(self, fn, instance=None, name=None):
+    def __init__(self, fn, instance=None, name=None, fullgraph: bool = False):
         self.fn = fn
+        self.fullgraph = fullgraph      # True: no guarded variants; a value read is a StaticGraphError
         # weakly: the instance keeps its bound JitFunction in its __dict__ (see __get__), and a
         # strong reference back would make the pair a cycle only the cyclic GC can free
         try:
@@ -95,12 +105,14 @@ class JitFunction:
         except TypeError:                   # an object without weakref support: held strongly
             self._instance = (lambda obj: lambda: obj)(instance)
         self.name = name or getattr(fn, "__name__", "graph")
-        self._cache: OrderedDict = OrderedDict()      # signature -> _Compiled, least recently used first
+        # signature -> its variants (_Compiled, most recently used first); least recently used first
+        self._cache: OrderedDict = OrderedDict()
         self.traces = 0
         self._last_traced = None        # the signature of the latest compilation ...
         self._changing = ()             # ... the argument positions that changed on every call since
         self._streak = 0                # ... and how many calls in a row compiled
         self._warned_retrace = False
+        self._warned_variants = False
         self._key_extra = None          # e.g. a Cell's training flag, for compiled Cell calls
         # name and docstring only: copying __dict__ too would pour a Cell's attributes into this object
         functools.update_wrapper(self, fn, updated=())
@@ -120,7 +132,8 @@ class JitFunction:
             return self
         bound = instance.__dict__.get(("_jit", id(self))) if hasattr(instance, "__dict__") else None
         if bound is None:
-            bound = JitFunction(self.fn, instance, name=f"{type(instance).__name__}.{self.fn.__name__}")
+            bound = JitFunction(self.fn, instance, name=f"{type(instance).__name__}.{self.fn.__name__}",
+                                fullgraph=self.fullgraph)
             if hasattr(instance, "__dict__"):
                 instance.__dict__[("_jit", id(self))] = bound
         return bound
@@ -137,26 +150,73 @@ class JitFunction:
         return tuple(key)
 
     def _compiled(self, args, called: bool = False) -> _Compiled:
-        """The compiled graph for ``args``, traced on a new signature; ``called``: for a call of the
-        function (it counts towards the retrace warning), not a look at its graph."""
+        """The compiled graph for ``args``: the variant of their signature whose guards hold, traced
+        when there is none; ``called``: for a call of the function (it counts towards the retrace
+        warning), not a look at its graph."""
         key = self._signature(args)
-        entry = self._cache.get(key)
-        if entry is not None:
+        variants = self._cache.get(key)
+        if variants is not None:
             try:
                 self._cache.move_to_end(key)
             except KeyError:                # another thread dropped it meanwhile: the entry still works
                 pass
-            if called:
-                self._streak = 0
-            return entry
-        raw = trace_to_graph(self.fn, self._full_args(args), name=self.name)
+            entry = self._choose(variants, args)
+            if entry is not None:
+                if called:
+                    self._streak = 0
+                return entry
+        try:
+            raw = trace_to_graph(self.fn, self._full_args(args), name=self.name, guarded=not self.fullgraph)
+        except StaticGraphError as exc:
+            if self.fullgraph and str(exc).startswith("Graph mode cannot read the value"):
+                raise StaticGraphError(
+                    f"{exc} (jit(fullgraph=True) refuses this; without it, minims compiles one guarded "
+                    "variant per way the branch goes.)") from None
+            raise
         self.traces += 1
-        entry = self._cache[key] = _Compiled(raw, optimize(raw))
-        if len(self._cache) > MAX_GRAPHS:
-            self._cache.popitem(last=False)
+        entry = _Compiled(raw, optimize(raw))
+        if variants is None:
+            variants = self._cache[key] = []
+            if len(self._cache) > MAX_GRAPHS:
+                self._cache.popitem(last=False)
+        variants.insert(0, entry)
+        del variants[MAX_VARIANTS:]
         if called:
             self._note_retrace(key, args)
+            if len(variants) >= RETRACE_WARNING_AFTER and not self._warned_variants:
+                self._warned_variants = True
+                warnings.warn(self._variants_message(entry, len(variants)), RetraceWarning,
+                              stacklevel=user_stacklevel())
         return entry
+
+    def _choose(self, variants, args):
+        """The first of ``variants`` whose guards hold for ``args`` (moved to the front), or None."""
+        if len(variants) == 1 and variants[0].guards is None:
+            return variants[0]
+        explicit = [known_array(a, self.name) for a in args if is_explicit_input(a)]
+        for i, entry in enumerate(variants):
+            if entry.guards is not None:
+                implicit = [known_array(current_value(obj), self.name) for obj in entry.graph.implicit]
+                if not guards_hold(entry.graph, entry.guards, explicit + implicit):
+                    continue
+            if i:
+                variants.insert(0, variants.pop(i))
+            return entry
+        return None
+
+    def _drop(self, args, entry) -> None:
+        """Forget ``entry`` (a variant a run found wrong for these arguments)."""
+        variants = self._cache.get(self._signature(args), [])
+        if entry in variants:
+            variants.remove(entry)
+
+    def _variants_message(self, entry, count: int) -> str:
+        where = "; ".join(sorted({w for w, _ in describe_guards(entry.graph)}))
+        return (f"jit: '{self.name}' has compiled {count} variants for arguments of the same types, because "
+                f"Python reads a Tensor's value ({where}) and other values take other branches or trip "
+                f"counts; each variant is a graph of its own ({self.name}.traces counts them, minims keeps "
+                f"{MAX_VARIANTS} per signature). Fix: write the choice with ops.select(cond, a, b), or the "
+                "loop with a fixed number of steps, so that one graph serves every value.")
 
     def _note_retrace(self, key, args) -> None:
         """Count calls in a row that compiled because the same non-Tensor arguments changed; warn
@@ -202,10 +262,10 @@ class JitFunction:
         entry = self._compiled(args, called=True)
         try:
             out = self._run(entry, args)
-        except CompiledShapeChanged:
-            # the graph holds the number of entries a Bool mask selected when it was compiled, and
-            # this call's mask selects another number: compile for this one (it replaces the old)
-            del self._cache[self._signature(args)]
+        except (CompiledShapeChanged, GuardFailed):
+            # the graph holds the number of entries a Bool mask selected when it was compiled, or a
+            # value a guard checks, and this call differs: compile for this one (it replaces the old)
+            self._drop(args, entry)
             entry = self._compiled(args)
             out = self._run(entry, args)
         graph = entry.graph
@@ -240,6 +300,12 @@ class JitFunction:
         if not optimized:
             return entry.raw
         return entry.graph if simplify else optimize(entry.raw, simplify=False)
+
+    def guards(self, *args) -> list:
+        """``[(where, value)]``: the values the graph for these arguments was compiled for (each read
+        by Python at ``where``: an ``if``/``while`` on a Tensor), checked at every call; [] for a
+        graph that serves every value of its signature."""
+        return describe_guards(self._compiled(args).graph)
 
     def source(self, *args) -> str:
         """The Python code the executor runs for these arguments (one line per equation)."""
@@ -279,17 +345,23 @@ def _bound_signature(fn):
     return sig.replace(parameters=list(sig.parameters.values())[1:])
 
 
-def jit(function=None, *, mode="PSJit", input_signature=None, hash_args=None, jit_config=None,
-        **options):
-    """``mindspore.jit``: use as ``@jit`` or ``jit(fn)``; also on a Cell's ``construct``."""
+def jit(function=None, *, capture_mode="ast", jit_level="O0", dynamic=0, fullgraph=False, backend="",
+        mode="PSJit", input_signature=None, hash_args=None, jit_config=None, **options):
+    """``mindspore.jit``: use as ``@jit``, ``@jit(...)`` or ``jit(fn)``; also on a Cell's ``construct``.
+
+    The options are checked as MindSpore 2.10 checks them (``jit_options.py``); ``fullgraph=True``
+    refuses guarded variants (``guards.py``).  ``mode``, ``input_signature``, ``hash_args`` and
+    ``jit_config`` are MindSpore's older spellings, accepted and ignored."""
+    check_jit_options(capture_mode, jit_level, dynamic, fullgraph, backend, options)
     if function is None:
-        return lambda f: jit(f, mode=mode, input_signature=input_signature)
+        return lambda f: jit(f, capture_mode=capture_mode, jit_level=jit_level, dynamic=dynamic,
+                             fullgraph=fullgraph, backend=backend, **options)
     if isinstance(function, JitFunction):
         return function
     if not callable(function):
         raise TypeError(f"jit: expected a function or method to compile, got {type(function).__name__}. "
                         "Fix: decorate the function itself (@jit above def), or pass it: jit(f), not jit(f(x)).")
-    return JitFunction(function)
+    return JitFunction(function, fullgraph=fullgraph)
 
 
 ms_function = jit

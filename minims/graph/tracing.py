@@ -10,6 +10,10 @@
   ``record_effect``), reads of ``p`` are ``ReadAfterAssign(p, v)``: the value written, the gradient
   going to the Parameter.  A Cell attribute set to a computed value (``self.last = x * 2``) is an
   extra output, set after every run (``record_attribute``).
+* **Values read while compiling.** ``if x.sum() > 0:`` asks a placeholder for its value; under
+  ``jit`` (``guarded``) the trace computes it from the call being compiled (``value_of``), records a
+  ``Guard`` and goes on with the branch it chooses (``guards.py``); elsewhere it is a
+  ``StaticGraphError``.
 * **Shapes that depend on values.** ``x[mask]`` with a Bool mask Tensor has as many entries as the
   mask has True values.  The trace keeps what each input stands for in the call being compiled
   (``sources``), computes the mask's value from them (``value_of``) and lets the primitive fix its
@@ -32,6 +36,7 @@ from ..core.staging import StagingTrace, StagingTracer, StaticGraphError, compil
 from ..core.staging import trace_to_graph as _stage
 from ..core.tensor import Tensor
 from ..tensors.lending import current_value, relend
+from .guards import BatchedBranchError, Guard, GraphTracer
 
 __all__ = ["GraphTrace", "StagingTracer", "StaticGraphError", "trace_to_graph", "is_staging", "is_compiling",
            "current_trace", "user_location", "user_stacklevel", "rebuild", "is_explicit_input"]
@@ -69,8 +74,10 @@ class GraphTrace(StagingTrace):
     """Records the graph of a MindSpore function (module docstring)."""
 
     def __init__(self, name: str, parameters_as_inputs: bool = True, tangents_only: bool = False,
-                 examples_only: bool = False):
+                 examples_only: bool = False, guarded: bool = False):
         super().__init__(name)
+        self.guarded = guarded and not examples_only   # a value read becomes a Guard (guards.py)
+        self._purpose = "mask"
         self.parameters_as_inputs = parameters_as_inputs
         self.tangents_only = tangents_only      # linearize's graph: see is_compiling
         self.compiles = not tangents_only
@@ -79,6 +86,20 @@ class GraphTrace(StagingTrace):
         self._written: dict = {}    # id(Parameter) -> how it reads after an ops.assign in the graph
         self._attributes: dict = {}     # (id(Cell), name) -> (weak ref, name, value) set in the graph
         self.effects: list = []
+
+    def _tracer(self, var: Var, abstract: np.ndarray) -> GraphTracer:
+        t = object.__new__(GraphTracer)
+        t._data, t._trace, t._var = abstract, self, var
+        return t
+
+    def read_value(self, tracer) -> Tensor:
+        """``bool(x)``, ``float(x)``, ``x.asnumpy()`` on a placeholder: under ``jit``, its value in the
+        call being compiled, with a ``Guard`` recorded on it; else the StaticGraphError of a placeholder."""
+        if not (self.active and self.guarded):
+            return StagingTracer._primal_value(tracer)      # raises, saying why
+        value = self.value_of(tracer, purpose="branch")
+        stack.bind(Guard(value, user_location()), tracer)
+        return Tensor._make(np.array(value))
 
     # ----- inputs -----------------------------------------------------------------------------
     def takes_input(self, arg) -> bool:
@@ -159,19 +180,24 @@ class GraphTrace(StagingTrace):
             prim = prim.fix_shape(args, self.value_of)
         return super().process(prim, args)
 
-    def value_of(self, a, required: bool = True):
+    def value_of(self, a, required: bool = True, purpose: str = "mask"):
         """The value ``a`` has in the call being compiled, computed from what the graph's inputs
-        stand for (``sources``) by running the equations it depends on.  Only for a primitive whose
-        output shape depends on values (``Primitive.fix_shape``: a Bool mask's True count).  Where it
-        cannot be known: a StaticGraphError, or None if not ``required``."""
+        stand for (``sources``) by running the equations it depends on: for a primitive whose output
+        shape depends on values (``purpose`` "mask": ``Primitive.fix_shape``, a Bool mask's True
+        count), a value Python reads (``read_value``, "branch") or one a guarded variant of a
+        function compiled inside this one is chosen by ("guard").  Where it cannot be known: a
+        StaticGraphError, or None if not ``required``."""
         if not isinstance(a, Tracer):
             return a._data
+        saved, self._purpose = self._purpose, purpose
         try:
             return self._value_of(a)
         except StaticGraphError:
             if required:
                 raise
             return None
+        finally:
+            self._purpose = saved
 
     def _value_of(self, a) -> np.ndarray:
         var = self.operand(a)[0]
@@ -200,15 +226,22 @@ class GraphTrace(StagingTrace):
         while isinstance(value, Tracer):        # down through the levels (grad, jvp) to a value
             if isinstance(value, StagingTracer):
                 if value._trace.active:         # jit inside jit: the outer call's value
-                    return value._trace.value_of(value)
+                    return value._trace.value_of(value, purpose=self._purpose)
                 raise self._values_unknown("they come from a graph compiled earlier")
             try:
                 value = value._primal_value()
             except MinimsError:                 # a batch inside vmap: one value per example
-                raise self._values_unknown("they differ between the examples of a vmap") from None
+                raise self._values_unknown("they differ between the examples of a vmap", batched=True) from None
         return value._data
 
-    def _values_unknown(self, why: str) -> StaticGraphError:
+    def _values_unknown(self, why: str, batched: bool = False) -> StaticGraphError:
+        if self._purpose != "mask":
+            return (BatchedBranchError if batched else StaticGraphError)(
+                f"Graph mode: Python reads the value of a Tensor (`if`, `while`, `float()`, `.asnumpy()`) "
+                f"while compiling '{self.name}', at {user_location()}. jit compiles such a function once for "
+                f"each way its branches go, checking the value at every call, but here it is not known "
+                f"({why}). Fix: write the value-dependent choice with ops.select(cond, a, b) (a loop: "
+                "ops.WhileLoop or a Python loop of fixed length), or run in PyNative mode.")
         return StaticGraphError(
             f"Graph mode: indexing by a Bool mask selects as many entries as the mask has True values, "
             f"so the shape of the result depends on the mask's values, and while compiling '{self.name}' "
@@ -250,7 +283,7 @@ def _holds_placeholder(value, trace) -> bool:
 
 
 def trace_to_graph(fn, args, name: str | None = None, parameters_as_inputs: bool = True,
-                   examples_only: bool = False, tangents_only: bool = False) -> Graph:
+                   examples_only: bool = False, tangents_only: bool = False, guarded: bool = False) -> Graph:
     """Stage ``fn(*args)``: Tensor arguments become graph inputs, other arguments are baked in.
 
     The Parameters ``fn`` reads become implicit inputs (a compiled function sees their current
@@ -258,10 +291,11 @@ def trace_to_graph(fn, args, name: str | None = None, parameters_as_inputs: bool
     graph (``linearize``: the linearisation is taken at these values).  ``examples_only``: the
     Tensor arguments give types only (zeros), not the values of a call (see ``value_of``).
     ``tangents_only``: the arguments are tangents and ``fn`` computes its values at once
-    (``linearize``), so this is no compilation of ``fn`` (``is_compiling``).
+    (``linearize``), so this is no compilation of ``fn`` (``is_compiling``).  ``guarded``: a value
+    Python reads from a placeholder is computed and guarded (``jit``; ``guards.py``).
     """
     trace = GraphTrace(name or getattr(fn, "__name__", "graph"), parameters_as_inputs, tangents_only,
-                       examples_only)
+                       examples_only, guarded)
     stack.add_rewriter(_read_parameters)
     try:
         return _stage(fn, args, trace=trace)

@@ -20,6 +20,7 @@ from . import reduce as _red
 from . import state as _state
 from ..core.stack import MinimsError
 from ..core.stack import Tracer
+from ..core.staging import StagingTracer
 from .operands import normalize_axis
 from ..core.tensor import Tensor
 from ..tensors.convert import _describe
@@ -105,18 +106,37 @@ def _tracer_becomes(self, other) -> None:
 
 
 def _tracer_has_no_value(self) -> bool:
+    # without reading the value: under jit, reading a placeholder's value records a guard (graph/guards.py)
+    value = self
     try:
-        self._concrete()
+        while isinstance(value, Tracer):
+            if isinstance(value, StagingTracer):
+                return True
+            value = value._primal_value()
     except MinimsError:
         return True
     return False
 
 
+def _tracer_unguarded_array(self):
+    """The value a traced Tensor stands for, read to copy or store it (``Tensor(x)``,
+    ``save_checkpoint``), not to decide a branch: a placeholder of a graph being compiled refuses,
+    where ``bool(x)`` or ``x.asnumpy()`` would record a guard (graph/guards.py) and the copy or the
+    write would happen at compile time only."""
+    value = self
+    while isinstance(value, Tracer):
+        if isinstance(value, StagingTracer):
+            StagingTracer._primal_value(value)      # raises: a placeholder has no value
+        value = value._primal_value()
+    return value._data
+
+
 # a plain Tensor gets the new array (copy on write: arrays may be shared with a tape); a placeholder
 # of a graph being compiled, or a batch inside vmap, has no value to read here
 install(Tensor, _become=lambda self, other: setattr(self, "_data", other._data),
-        _has_no_value=lambda self: False)
-install(Tracer, _become=_tracer_becomes, _has_no_value=_tracer_has_no_value, _is_input=lambda self: False)
+        _has_no_value=lambda self: False, _unguarded_array=lambda self: self._data)
+install(Tracer, _become=_tracer_becomes, _has_no_value=_tracer_has_no_value, _is_input=lambda self: False,
+        _unguarded_array=_tracer_unguarded_array)
 
 
 class InPlaceWriteError(MinimsError, RuntimeError):

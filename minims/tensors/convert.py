@@ -104,7 +104,7 @@ def _ragged_rows(data):
 def _to_array(data, dtype) -> np.ndarray:
     """Convert Tensor input data to a NumPy array with MindSpore's default dtypes."""
     if isinstance(data, Tensor):
-        arr = data._value_array()       # a traced value: the value it stands for, or a refusal
+        arr = data._unguarded_array()   # a traced value: the value it stands for, or a refusal
     elif isinstance(data, np.ndarray):
         arr = data
     elif isinstance(data, np.generic):

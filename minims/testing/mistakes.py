@@ -461,30 +461,31 @@ opt((Tensor(np.ones((2, 1), np.float32)),))
        "MindSpore 2.10 fails when it builds the SGD kernel (\"resize failed\")."),
 
     # ----- jit and Graph mode ----------------------------------------------------------------------
-    _m("jit-if-on-tensor", "graph", "A Python if on a Tensor's value inside @jit",
+    _m("jit-fullgraph-if-on-tensor", "graph", "A Python if on a Tensor's value inside @jit(fullgraph=True)",
        '''
-@ms.jit
+@ms.jit(fullgraph=True)
 def f(x):
     if x.sum() > 0:
         return x
     return -x
 
 f(Tensor([1.0]))
-''', RuntimeError, ["Graph mode cannot read the value", "'f'", "line 3", "if x.sum() > 0:", "ops.select"], None,
-       "MindSpore's compiler turns the `if` into control flow inside the graph; minims traces one "
-       "straight-line graph and asks for ops.select."),
-    _m("graph-mode-branch-in-construct", "graph", "The same branch in construct under GRAPH_MODE",
+''', RuntimeError, ["Graph mode cannot read the value", "'f'", "line 3", "if x.sum() > 0:", "ops.select",
+                    "fullgraph=True) refuses this"], None,
+       "MindSpore's compiler parses the source and turns the `if` into control flow inside the graph. "
+       "minims traces instead: without fullgraph it compiles one guarded variant per way the branch "
+       "goes; fullgraph=True refuses those and asks for ops.select."),
+    _m("vmap-jit-branch-on-batched-value", "graph", "vmap over a compiled if whose condition is batched",
        '''
-class Net(nn.Cell):
-    def construct(self, x):
-        if x.sum() > 0:
-            return x
-        return -x
+def f(x):
+    if x.sum() > 0:
+        return x
+    return -x
 
-ms.set_context(mode=ms.GRAPH_MODE)
-Net()(Tensor([1.0]))
-''', RuntimeError, ["Graph mode cannot read the value", "'Net'", "in construct", "Fix"], None,
-       "As above: MindSpore compiles the branch; minims asks for ops.select or PyNative mode."),
+ms.vmap(ms.jit(f))(Tensor(np.ones((2, 3), np.float32)))
+''', ValueError, ["'f'", "if x.sum() > 0:", "differ between the examples of a vmap", "ops.select"],
+       "ValueError", "MindSpore 2.10 refuses a Switch whose predicate is batched (\"the source axis of args "
+       "in Switch must be None\"); each example would take its own branch, which one graph cannot."),
     _m("jit-set-data", "graph", "Parameter.set_data with a value computed inside @jit",
        '''
 w = Parameter(Tensor([1.0, 2.0]), name="w")

@@ -164,13 +164,15 @@ def test_python_control_flow_on_python_values_is_specialised():
     assert g(Tensor([1.0]), False).tolist() == [0.0]
 
 
-def test_a_branch_on_a_tensor_value_is_an_error_naming_the_line():
+def test_a_branch_on_a_tensor_value_under_fullgraph_is_an_error_naming_the_line():
+    """jit(fullgraph=True) refuses the guarded variants a Python `if` on a Tensor otherwise compiles
+    (tests/graph/test_guards.py): the error names the line and says what to write instead."""
     def bad(x):
         if x > 0:
             return x
         return -x
     with pytest.raises(StaticGraphError) as info:
-        jit(bad)(Tensor(1.0))
+        jit(bad, fullgraph=True)(Tensor(1.0))
     message = str(info.value)
     assert "if x > 0:" in message and "test_graph_mode.py" in message and "ops.select" in message
     assert float(jit(lambda x: ops.select(x > 0, x, -x))(Tensor(-2.0))) == 2.0

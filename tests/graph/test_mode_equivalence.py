@@ -454,7 +454,8 @@ def test_the_reported_values_are_plain_numbers():
 
 def test_a_mode_that_raises_is_a_disagreement():
     def reads_a_value(x):
-        return x * float(x.sum())
+        # a value read from a random draw: no guard can hold it, so jit refuses (guards.py)
+        return x * float(ops.dropout(x, p=0.5).abs().sum() >= 0)
     with pytest.raises(AssertionError) as info:
         check_modes(reads_a_value, Tensor([1.0, 2.0]), order=1)
     text = str(info.value)

@@ -1,5 +1,8 @@
 """Exercises of chapter 07 (Graph mode): rewrite Python control flow so that ``jit`` can compile it.
 
+The checks compile with ``jit(fullgraph=True)``: one graph for every input, which a Python ``if`` on a
+Tensor cannot give (without it, ``jit`` would compile a guarded variant per branch: ``graph/guards.py``).
+
 7.1  a piecewise function written with ``if``/``elif`` on a Tensor, rewritten with ``ops.select``;
 7.2  Newton's square root with a ``while`` loop on a Tensor's value, rewritten as a fixed loop.
 """
@@ -20,7 +23,7 @@ SOFT_THRESHOLD = derivative_exercise(
     "7.1", "soft thresholding, compiled by jit",
     "compute every candidate and pick element by element with ops.select; two conditions need "
     "two selects, one inside the other.",
-    build=lambda soft_threshold, point: jit(soft_threshold),
+    build=lambda soft_threshold, point: jit(soft_threshold, fullgraph=True),   # one graph, no guarded variants
     formula=elementwise(lambda s: sympy.Piecewise((s - 1, s > 1), (s + 1, s < -1), (0, True))),
     symbolic=False,
     points=[{"x": _THRESHOLD_X}, {"x": [[3.0, -1.25], [0.0, 1.01]]},
@@ -38,7 +41,7 @@ _SQRT_POINTS = points_of({"a": [0.25, 2.0, 9.0]}, *drawn("7.2", 2, a=Box((4,), 0
 
 def _compiled(fn, x, agrees: str) -> str:
     """What jit made of the answer, measured from its graph: how many equations, of which primitives."""
-    graph = jit(fn).graph(Tensor(x))
+    graph = jit(fn, fullgraph=True).graph(Tensor(x))
     counts = Counter(eq.prim.name for eq in graph.equations)
     made = ", ".join(f"{n} {name}" for name, n in sorted(counts.items()))
     size = graph.num_equations
@@ -54,7 +57,7 @@ NEWTON_SQRT = derivative_exercise(
     "7.2", "Newton's square root, compiled by jit",
     "the number of steps must not depend on a Tensor's value: a loop over a Python int is "
     "unrolled while tracing. Newton converges fast; take enough steps for 9.",
-    build=lambda newton_sqrt, point: jit(newton_sqrt),
+    build=lambda newton_sqrt, point: jit(newton_sqrt, fullgraph=True),
     formula=elementwise(sympy.sqrt),
     symbolic=False,
     points=_SQRT_POINTS,

@@ -272,8 +272,8 @@ _ERRORS = (     # (name of the exception class or None, regex on the message, ki
     ("AnswerError", None, "returned",
      "return what the exercise asks for: a Tensor (or a number), as the message says."),
     ("StaticGraphError", None, "graph",
-     "Graph mode cannot branch on a Tensor's value: the function must not use Python if/while/"
-     "float()/.asnumpy() on a Tensor. Use ops.select(cond, a, b), or a loop over a Python int."),
+     "one graph for every input cannot branch on a Tensor's value: the function must not use Python "
+     "if/while/float()/.asnumpy() on a Tensor. Use ops.select(cond, a, b), or a loop over a Python int."),
     (None, r"expected a tuple|must return a tuple|must return None or a tuple", "tuple",
      "return a tuple of gradients: (dx,) even for a single input."),
     (None, r"returned \d+ gradients?", "count",
