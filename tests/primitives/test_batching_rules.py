@@ -40,7 +40,8 @@ from minims.primitives import reduce as D
 from minims.primitives import table
 from minims.primitives.state import ReadAfterAssign
 from minims.testing import leftover_state
-from programs import MulWithBprop, TanhWithScaledHook
+from minims.primitives.depend import Depend
+from programs import MulWithBprop, RecomputedBlock, TanhWithScaledHook
 
 B = 3                      # examples per batch
 OUTER, INNER = 2, 3        # nested vmap
@@ -321,6 +322,16 @@ def _wrappers():
     return [BCase("HookBackward", lambda x, y: hook(x, y), args_of(rand(2, 3), rand(3)), True),
             BCase("Cell with a backward hook", hooked, args_of(rand(2, 3))),
             BCase("jit", ms.jit(lambda x, y: ops.sin(x) * y + ops.sum(y)), args_of(rand(2, 3), rand(3)))]
+
+
+@cases("Depend", "InsertGradientOf", "Recompute")
+def _gradient_tools():
+    """Issue 26: identities on the value (the edge of ``Depend`` and the hook of ``InsertGradientOf``
+    act on graphs and gradients), and a recomputed Cell's construct as it is."""
+    depend, hook = Depend(), ops.InsertGradientOf(lambda g: g * 2.0)
+    return [BCase("Depend", lambda x, y: stack.bind(depend, x, y), args_of(rand(2, 3), rand(3)), True),
+            BCase("InsertGradientOf", lambda x: hook(x), args_of(rand(2, 3)), True),
+            BCase("RecomputedBlock", RecomputedBlock(), args_of(rand(2, 3), rand(2, 3)))]
 
 
 # ----- neural-network primitives -----------------------------------------------------------------------------
