@@ -14,7 +14,7 @@ one gradient call, above what was allocated before it (the network, the batch). 
     .venv/bin/python -m benchmarks.recompute_memory            # or: python benchmarks/recompute_memory.py
 
 It prints both peaks, their ratio, the time of each call, and whether the gradients are identical.
-Nothing here is asserted by the test suite (tests/nn/test_recompute.py checks the gradients).
+Nothing here is asserted by the test suite (tests/autodiff/test_recompute.py checks the gradients).
 """
 from __future__ import annotations
 

@@ -287,3 +287,33 @@ def test_a_graph_keeps_each_application_of_one_insert_gradient_of():
     a = f32(1.5)
     assert ms.grad(square)(a).asnumpy().tolist() == [2.0]
     assert ms.grad(jit(square))(a).asnumpy().tolist() == [2.0]
+
+
+def test_a_backward_pre_hook_sees_the_gradient_arriving_at_the_cell_before_its_backward_hook():
+    """Item 1, ``Cell.register_backward_pre_hook``: oracle, ReLU in ``relu(x) * 2`` at x = [1, -1, 2]
+    with a pre-hook tripling the gradient: the pre-hook saw ([2, 2, 2],) and fired before the
+    backward hook; the gradient is [6, 0, 6]; after ``remove()`` [2, 0, 2]; a pre-hook returning a
+    Tensor (not a tuple) replaces the gradient too ([10, 0, 10] with times 5).  (minims passes the
+    Cell's path as the first argument, as its other Cell hooks do; MindSpore 2.10 passes the Cell.)"""
+    class Net(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.relu = nn.ReLU()
+
+        def construct(self, x):
+            return self.relu(x) * 2
+
+    log, net, x = [], Net(), f32(1.0, -1.0, 2.0)
+
+    def pre(cell_id, grad_output):
+        log.append(("pre", [g.asnumpy().tolist() for g in grad_output]))
+        return (grad_output[0] * 3,)
+
+    handle = net.relu.register_backward_pre_hook(pre)
+    net.relu.register_backward_hook(lambda cell_id, grad_input, grad_output: log.append(("backward",)))
+    assert ms.grad(net)(x).asnumpy().tolist() == [6.0, 0.0, 6.0]
+    assert log == [("pre", [[2.0, 2.0, 2.0]]), ("backward",)]
+    handle.remove()
+    assert ms.grad(net)(x).asnumpy().tolist() == [2.0, 0.0, 2.0]
+    net.relu.register_backward_pre_hook(lambda cell_id, grad_output: grad_output[0] * 5)
+    assert ms.grad(net)(x).asnumpy().tolist() == [10.0, 0.0, 10.0]
