@@ -285,7 +285,8 @@ class Cell:
                 # ValueError, as MindSpore
                 raise ValueError(f"For 'recompute', keyword '{key}' is not recognized! the key kwargs must be "
                                  "'mp_comm_recompute', 'parallel_optimizer_comm_recompute', "
-                                 "'recompute_slice_activation'")
+                                 "'recompute_slice_activation'. Fix: call recompute() without it (minims has one "
+                                 "implementation; the other keywords choose among MindSpore's).")
         self.__dict__["_recompute"] = True
 
     # ----- the call ---------------------------------------------------------------------------
