@@ -20,7 +20,8 @@ from minims.primitives import math as M
 from minims.primitives import nn as P
 from minims.primitives import reduce as D
 from minims.primitives.state import ReadAfterAssign
-from programs import MulWithBprop, TanhWithScaledHook
+from minims.primitives.depend import Depend
+from programs import MulWithBprop, RecomputedBlock, TanhWithScaledHook
 
 B = 3                      # examples per batch
 OUTER, INNER = 2, 3        # nested vmap
@@ -365,6 +366,15 @@ def _looping():
     return [BCase("Conv2DBackpropFilter", lambda d, x: bf(d, x, (2, 1, 2, 3)), args_of(rand(*dy_shape), rand(2, 1, 4, 5))),
             BCase("CellBprop", mul, args_of(rand(2, 3), rand(2, 3)), True)]
 
+
+@cases("Depend", "InsertGradientOf", "Recompute")
+def _gradient_tools():
+    """Issue 26: identities on the value (the edge of ``Depend`` and the hook of ``InsertGradientOf``
+    act on graphs and gradients), and a recomputed Cell's construct as it is."""
+    depend, hook = Depend(), ops.InsertGradientOf(lambda g: g * 2.0)
+    return [BCase("Depend", lambda x, y: stack.bind(depend, x, y), args_of(rand(2, 3), rand(3)), True),
+            BCase("InsertGradientOf", lambda x: hook(x), args_of(rand(2, 3)), True),
+            BCase("RecomputedBlock", RecomputedBlock(), args_of(rand(2, 3), rand(2, 3)))]
 
 #: Primitives with a batching rule (or none) that the stack-and-compare cases cannot cover, and why;
 #: each reason is checked by a test of its own below.

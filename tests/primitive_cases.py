@@ -36,7 +36,9 @@ from minims.primitives import compare as C
 from minims.primitives import input_grads as G
 from minims.primitives import nn as P
 from minims.primitives.state import ReadAfterAssign
-from programs import MulWithBprop, SinWithTripledRule, TanhWithScaledHook
+from minims.core import stack
+from minims.primitives.depend import Depend
+from programs import MulWithBprop, RecomputedBlock, SinWithTripledRule, TanhWithScaledHook
 
 __all__ = ["Case", "CASES", "BUILDERS", "NO_JVP", "values", "lattice"]
 
@@ -358,6 +360,31 @@ def _graph_call(rng):
     def body(x, y):
         return ops.sin(x) * y + ops.sum(ops.exp(y) / (x * x + 1.0), 0)
     return [Case("jit", jit(body), (values(rng, (2, 3)), values(rng, (2, 3))), reference=body)]
+
+
+@cases_for("Depend")
+def _depend(rng):
+    """``ops.Depend``: the value; the edge to ``expr`` carries no derivative."""
+    depend = Depend()
+    return [_symbolic("Depend", lambda x, y: stack.bind(depend, x, y) * 1.5, (values(rng, (2, 3)), values(rng, (3,))))]
+
+
+@cases_for("InsertGradientOf")
+def _insert_gradient_of(rng):
+    """``ops.InsertGradientOf``: forward mode passes tangents through it, whatever its function does
+    to the gradient (as a backward hook)."""
+    reading = ops.InsertGradientOf(lambda g: None)
+    doubling = ops.InsertGradientOf(lambda g: g * 2.0)
+    return [_symbolic("InsertGradientOf", lambda x: reading(x) * 1.5, (values(rng, (2, 3)),)),
+            Case("InsertGradientOf doubling", lambda x: doubling(x) * 1.5, (values(rng, (2, 3)),),
+                 reference=lambda x: x * 1.5, cotangent_scale=2.0)]
+
+
+@cases_for("Recompute")
+def _recompute(rng):
+    """A Cell marked ``recompute()``: forward mode runs its construct as it is."""
+    block = RecomputedBlock()
+    return [_symbolic("RecomputedBlock", lambda x, y: block(x, y), (values(rng, (2, 3)), values(rng, (2, 3))))]
 
 
 # ----- no SymPy rule: central differences -----------------------------------------------------------

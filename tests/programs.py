@@ -1295,3 +1295,15 @@ def programs(draw, space=BASIC):
     rng = np.random.default_rng(draw(st.integers(0, 2 ** 32 - 1))) if space.values != "drawn" else None
     args = tuple(_input_values(draw, space, node, dtype, rng) for node in program.inputs)
     return program, args
+
+
+class RecomputedBlock(nn.Cell):
+    """``sin(x) * y + exp(y)`` in a Cell marked ``recompute()`` (issue 26): a gradient keeps its
+    inputs and computes its inside again; other transforms run its construct as it is."""
+
+    def __init__(self):
+        super().__init__()
+        self.recompute()
+
+    def construct(self, x, y):
+        return ops.sin(x) * y + ops.exp(y)

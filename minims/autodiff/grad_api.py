@@ -26,6 +26,7 @@ from ..tensors import undo
 from ..tensors.convert import _describe
 from ..tensors.lending import as_lent, current_value, lend, unlend
 from ..tensors.parameter import Parameter
+from .tensor_hooks import leaf_gradient, registry as hooked
 
 __all__ = ["GradOperation", "grad", "value_and_grad", "vjp_call", "require_function", "NotAFunctionError",
            "NotAFunctionValueError", "NotAFunctionRuntimeError"]
@@ -137,8 +138,8 @@ def _vjp(fn, args, positions, weights, has_aux, sens, where):
     else:
         value, flat, sens_flat = _outputs(returned, out, trace, has_aux, sens, where)
     trace.backward(flat, sens_flat)
-    input_grads = [_grad_or_zeros(boxed[p], args[p], trace) for p in positions]
-    weight_grads = [_grad_or_zeros(s, current_value(w), trace) for s, w in zip(standins, weights)]
+    input_grads = [_grad_or_zeros(boxed[p], args[p], trace, args[p]) for p in positions]
+    weight_grads = [_grad_or_zeros(s, current_value(w), trace, w, True) for s, w in zip(standins, weights)]
     return value, input_grads, weight_grads
 
 
@@ -209,8 +210,10 @@ def _checked_sens(sens, flat, where) -> list:
     return checked
 
 
-def _grad_or_zeros(leaf, primal, trace):
+def _grad_or_zeros(leaf, primal, trace, owner, weight=False):
     g = trace.leaf_cotangent(leaf)
+    if hooked:      # the Tensor hooks of the input or weight (a weight's run on zeros if none reached it)
+        g = leaf_gradient(g, (owner, leaf), primal if weight else None)
     return zeros_like(primal) if g is None else g
 
 

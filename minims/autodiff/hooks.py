@@ -5,7 +5,8 @@
 * A Cell's backward hook is a pair of identities, one on the cell's inputs and one on its outputs,
   sharing a record.  Going backward, the outputs' identity sees the gradient arriving at the cell
   (the documentation's ``grad_input``) first; the inputs' identity then sees the gradient with
-  respect to the cell's inputs (``grad_output``) and calls the hook with both.
+  respect to the cell's inputs (``grad_output``) and calls the hook with both.  A Cell's backward
+  pre-hooks run in the outputs' identity, on the gradient arriving at the cell, before the rest.
 
 Being primitives, hooks run wherever a backward pass runs, at every gradient level.  A backward
 hook acts on cotangents only: forward mode (``jvp``, ``jacfwd``, ``linearize``, ``derivative``) passes
@@ -176,11 +177,12 @@ class HookBackward(Primitive):
 class HookRecord:
     """What the two halves of one Cell call's backward hook share."""
 
-    __slots__ = ("cell_id", "hooks", "grad_input", "n_inputs", "inputs_traced")
+    __slots__ = ("cell_id", "hooks", "pre_hooks", "grad_input", "n_inputs", "inputs_traced")
 
-    def __init__(self, cell_id, hooks):
+    def __init__(self, cell_id, hooks, pre_hooks=None):
         self.cell_id = cell_id
-        self.hooks = hooks          # the cell's hook dict, read when the backward pass arrives
+        self.hooks = hooks          # the cell's hook dicts, read when the backward pass arrives
+        self.pre_hooks = {} if pre_hooks is None else pre_hooks
         self.grad_input = None
         self.n_inputs = 0
         # False when no input is being differentiated (only weights are): the inputs' identity is
@@ -195,6 +197,16 @@ def _call_hooks(rec: HookRecord, grads):
         result = call_user_fn(hook, (rec.cell_id, rec.grad_input, grads), where,
                               "hook_fn(cell_id, grad_input, grad_output)")
         grads = grads if all(g is None for g in grads) else _replacement(where, result, grads)
+    return grads
+
+
+def _call_pre_hooks(rec: HookRecord, grads):
+    """Call the Cell's backward pre-hooks with the gradient arriving at its outputs; returns it,
+    as the last hook to return one replaced it."""
+    for hook in list(rec.pre_hooks.values()):
+        where = f"backward pre-hook of {rec.cell_id}"
+        result = call_user_fn(hook, (rec.cell_id, grads), where, "hook_fn(cell_id, grad_output)")
+        grads = _replacement(where, result, grads)
     return grads
 
 
@@ -215,10 +227,11 @@ class _CellHookIdentity(Primitive):
 
 
 class CellHookOutputs(_CellHookIdentity):
-    """Identity on a Cell's outputs; backward: remember the gradient arriving at the cell."""
+    """Identity on a Cell's outputs; backward: the pre-hooks see the gradient arriving at the cell
+    (and may replace it), which the backward hooks receive as ``grad_input``."""
 
     def bprop(self, *args):
-        grads = _as_tuple(args[-1])
+        grads = _call_pre_hooks(self.record, _as_tuple(args[-1]))
         self.record.grad_input = grads
         if not self.record.inputs_traced:               # MindSpore calls the hook once all the same
             _call_hooks(self.record, (None,) * self.record.n_inputs)

@@ -5,7 +5,8 @@ A call ``cell(*inputs)`` runs, in this order (MindSpore's ``Cell.__call__``):
 1. forward-pre hooks ``fn(cell_id, inputs)`` — a returned value replaces the inputs;
 2. the backward-hook identity on the inputs (only if backward hooks are registered);
 3. ``construct(*inputs)`` — or, if the class defines ``bprop``, one custom-bprop node;
-4. the backward-hook identity on the outputs;
+4. the backward-hook identity on the outputs (backward pre-hooks ``fn(cell_id, grad_output)`` run
+   there first, on the gradient arriving at the Cell);
 5. forward hooks ``fn(cell_id, inputs, outputs)`` — a returned value replaces the outputs.
 
 Sub-cells and Parameters assigned as attributes are registered in order; Parameter names get the
@@ -62,6 +63,7 @@ class Cell:
         d["_forward_pre_hooks"] = OrderedDict()
         d["_forward_hooks"] = OrderedDict()
         d["_backward_hooks"] = OrderedDict()
+        d["_backward_pre_hooks"] = OrderedDict()
         d["training"] = False
         d["requires_grad"] = False
         d["bprop_debug"] = False
@@ -266,6 +268,26 @@ class Cell:
     def register_backward_hook(self, hook_fn) -> HookHandle:
         """``hook_fn(cell_id, grad_input, grad_output)``; may return new input gradients (a tuple)."""
         return self._register("_backward_hooks", hook_fn, "register_backward_hook")
+
+    def register_backward_pre_hook(self, hook_fn) -> HookHandle:
+        """``hook_fn(cell_id, grad_output)``: the gradient arriving at the Cell's outputs, before the
+        Cell's backward; may return a new one (a tuple, or a Tensor for one output)."""
+        return self._register("_backward_pre_hooks", hook_fn, "register_backward_pre_hook")
+
+    # ----- recomputation ------------------------------------------------------------------------
+    def recompute(self, *, use_reentrant=True, output_recompute=False, early_stop=True, context_fn=None, **kwargs):
+        """MindSpore's ``Cell.recompute()``: a gradient keeps only this Cell's inputs and computes its
+        inside again in the backward pass (``minims.autodiff.recompute``); the gradients are the same.
+        The keywords choose among MindSpore's implementations and parallel options: minims accepts
+        them and has one implementation.  Returns None."""
+        for key in kwargs:
+            if key not in ("mp_comm_recompute", "parallel_optimizer_comm_recompute", "recompute_slice_activation"):
+                # ValueError, as MindSpore
+                raise ValueError(f"For 'recompute', keyword '{key}' is not recognized! the key kwargs must be "
+                                 "'mp_comm_recompute', 'parallel_optimizer_comm_recompute', "
+                                 "'recompute_slice_activation'. Fix: call recompute() without it (minims has one "
+                                 "implementation; the other keywords choose among MindSpore's).")
+        self.__dict__["_recompute"] = True
 
     # ----- the call ---------------------------------------------------------------------------
     def construct(self, *inputs, **kwargs):

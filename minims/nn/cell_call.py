@@ -10,6 +10,7 @@ import sys
 import weakref
 
 from ..autodiff.custom_bprop import CellBprop
+from ..autodiff.recompute import Recompute
 from ..autodiff.hooks import (CellHookInputs, CellHookOutputs, HookRecord, call_user_fn, cannot_bind,
                               hooks_skipped, warn_hooks_ignored)
 from ..context import GRAPH_MODE, get_context
@@ -19,7 +20,10 @@ from ..tensors import undo
 from ..tensors.parameter import Parameter
 from ..graph.jit import JitFunction
 from ..core.stack import MinimsError
-from ..core.stack import Tracer, bind
+from ..core.stack import Tracer, active_traces, bind
+from ..core.batching import BatchTrace
+from ..core.jvp import JVPTrace
+from ..core.tape import TapeTrace
 from ..core.tensor import Tensor
 from ..tensors.convert import _describe
 from ..primitives.operands import DtypeMismatchError
@@ -171,7 +175,8 @@ def _run(cell, args, kwargs):
     graph_mode = get_context("mode") == GRAPH_MODE
     if graph_mode and not is_staging() and not kwargs:
         return _compiled_call(cell)(*args)
-    hooks_on = bool(cell._forward_pre_hooks or cell._forward_hooks or cell._backward_hooks)
+    hooks_on = bool(cell._forward_pre_hooks or cell._forward_hooks or cell._backward_hooks
+                    or cell._backward_pre_hooks)
     if hooks_on and hooks_skipped():
         warn_hooks_ignored(f"{cell.cls_name} hooks")
         hooks_on = False
@@ -185,14 +190,18 @@ def _run(cell, args, kwargs):
                 args = _as_tuple(_checked_hook_result(result, where, "inputs"))
 
     record = None
-    if hooks_on and cell._backward_hooks:
-        record = HookRecord(cell_id, cell._backward_hooks)
-        args = _identity_over_tensors(CellHookInputs(record), args)
-        record.n_inputs = sum(isinstance(a, Tensor) for a in args)
-        record.inputs_traced = any(isinstance(a, Tracer) for a in args)
+    if hooks_on and (cell._backward_hooks or cell._backward_pre_hooks):
+        record = HookRecord(cell_id, cell._backward_hooks, cell._backward_pre_hooks)
+        if cell._backward_hooks:
+            args = _identity_over_tensors(CellHookInputs(record), args)
+            record.n_inputs = sum(isinstance(a, Tensor) for a in args)
+            record.inputs_traced = any(isinstance(a, Tracer) for a in args)
 
     if cell.has_bprop():
         out = _call_with_bprop(cell, args, kwargs)
+    elif "_recompute" in cell.__dict__ and _recomputes(args, kwargs):
+        node = Recompute(cell, len(args), tuple(cell.get_parameters()))
+        out = node.structured(bind(node, *args, *node.params))
     else:
         try:
             out = cell.construct(*args, **kwargs)
@@ -219,6 +228,18 @@ def _run(cell, args, kwargs):
             if result is not None:
                 out = _checked_hook_result(result, where, "output")
     return out
+
+
+_TRANSFORMS = (TapeTrace, JVPTrace, BatchTrace)
+
+
+def _recomputes(args, kwargs) -> bool:
+    """Does a Cell marked ``recompute()`` become one node here: a transform is running (a gradient
+    level records the node; forward mode and batching run its construct as it is) and the inputs
+    are Tensors or plain values (as MindSpore's default, ``use_reentrant``: none inside tuples)."""
+    if kwargs or not any(isinstance(t, _TRANSFORMS) for t in active_traces()):
+        return False
+    return not any(isinstance(a, (tuple, list, dict)) for a in args)
 
 
 def _checked_hook_result(result, where, what):

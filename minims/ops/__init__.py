@@ -61,3 +61,5 @@ from ..primitives.nn import (AvgPool, BatchNorm, Conv2D, Conv2DBackpropFilter, C
                              SparseSoftmaxCrossEntropyWithLogits)
 from ..primitives.nn_functional import (avg_pool2d, batch_norm, conv2d, cross_entropy, dropout, dropout2d, l1_loss,
                             max_pool2d, mse_loss, nll_loss)
+from ..primitives.depend import Depend, depend  # noqa: E402
+from ..autodiff.tensor_hooks import InsertGradientOf  # noqa: E402

@@ -25,8 +25,9 @@ call is outermost in its thread.
 from __future__ import annotations
 
 import threading
+from contextlib import contextmanager
 
-__all__ = ["atomic", "record", "is_logging", "write", "on_write"]
+__all__ = ["atomic", "record", "is_logging", "write", "on_write", "discarding_writes"]
 
 
 class _Log(threading.local):
@@ -88,3 +89,17 @@ def _put_back(log) -> None:
     for param, _ in log.values():       # views of it taken before the call follow it back
         for fn in _listeners:
             fn(param)
+
+
+@contextmanager
+def discarding_writes():
+    """Inside the block, Parameter writes happen and are then undone when it ends: a recomputed
+    forward pass (``Cell.recompute``) computes its values again without writing BatchNorm's
+    statistics a second time.  The writes are logged apart, so the outer call's log is untouched."""
+    outer, _state.open = _state.open, {}
+    log = _state.open
+    try:
+        yield
+    finally:
+        _put_back(log)
+        _state.open = outer

@@ -671,6 +671,62 @@ model.train(1, ms.dataset.NumpySlicesDataset((x, y, y), column_names=["x", "y", 
     _m("mnp-where-one-argument", "numpy", "where(condition) with no x and y",
        'import minims.numpy as mnp\nmnp.where(mnp.array([1, 0, 2]) > 0)',
        TypeError, ["mindspore.numpy.where", "x and y must both be given", "Fix"]),
+
+    # ----- issue 26: Tensor hooks, InsertGradientOf, recompute ----------------------------------------
+    _m("tensor-hook-not-callable", "hooks", "Tensor.register_hook with something that is not a function",
+       'Tensor([1.0]).register_hook(3)',
+       TypeError, ["register_hook", "callable", "int 3", "Fix"]),
+    _m("tensor-hook-returns-not-a-tensor", "hooks", "A Tensor hook returning something else than a Tensor",
+       '''
+def hook(grad):
+    return "doubled"
+
+def f(x):
+    y = x * x
+    y.register_hook(hook)
+    return y * 3
+
+ms.grad(f)(Tensor([1.0, 2.0]))
+''', RuntimeError, ["Tensor hook hook", "str 'doubled'", "Tensor", "Fix"]),
+    _m("tensor-hook-shape", "hooks", "A Tensor hook returning a gradient of another shape",
+       '''
+def f(x):
+    y = x * x
+    y.register_hook(lambda grad: grad.sum())
+    return y * 3
+
+ms.grad(f)(Tensor([1.0, 2.0]))
+''', ValueError, ["Tensor hook", "shape []", "shape [2]", "Fix"], None,
+       "MindSpore 2.10 runs it and the next rule broadcasts the scalar, a silently different "
+       "gradient; minims refuses a gradient of another shape, as for Cell hooks."),
+    _m("parameter-hook-no-grad", "hooks", "A hook on a Parameter that needs no gradient",
+       '''
+w = Parameter(Tensor([1.0, 2.0]), name="w", requires_grad=False)
+w.register_hook(lambda grad: grad * 2)
+''', RuntimeError, ["'w'", "requires grad is false", "Fix"]),
+    _m("tensor-hook-twice-in-graph", "hooks", "Two hooks on one Tensor inside a compiled graph",
+       '''
+class Net(nn.Cell):
+    def construct(self, x):
+        y = x * x
+        y.register_hook(lambda grad: grad * 2)
+        y.register_hook(lambda grad: grad * 3)
+        return y
+
+ms.set_context(mode=ms.GRAPH_MODE)
+ms.grad(Net())(Tensor([1.0, 2.0]))
+''', RuntimeError, ["multiple hooks for a Tensor", "Fix"]),
+    _m("insert-gradient-of-two-inputs", "hooks", "ops.InsertGradientOf applied to two Tensors",
+       '''
+def keep(dout):
+    return dout
+
+clip = ops.InsertGradientOf(keep)
+clip(Tensor([1.0]), Tensor([2.0]))
+''', RuntimeError, ["InsertGradientOf", "should be 1, but got 2", "Fix"]),
+    _m("recompute-unknown-keyword", "cell", "Cell.recompute with a keyword it does not know",
+       'nn.Dense(2, 2).recompute(use_reentrnt=False)',
+       ValueError, ["recompute", "'use_reentrnt' is not recognized", "Fix"]),
 )
 
 

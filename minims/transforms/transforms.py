@@ -36,6 +36,7 @@ from ..tensors.lending import as_lent, current_value, lend, unlend
 from ..core.tensor import Tensor
 from ..tensors.convert import _describe
 from ..autodiff.grad_api import _check_weights, _flatten
+from ..autodiff.tensor_hooks import leaf_gradient
 from ..core.jvp import JVPTrace
 from ..core.tape import TapeTrace
 
@@ -165,13 +166,14 @@ class _VjpFn:
         dx = tuple(self._grad(leaf, x) for leaf, x in zip(self.leaves, self.inputs))
         if not self.weights:
             return dx
-        dw = tuple(self._grad(leaf, w) for leaf, w in zip(self.weight_leaves, self.weights))
+        dw = tuple(self._grad(leaf, w, True) for leaf, w in zip(self.weight_leaves, self.weights))
         return dx, (dw[0] if self.single_weight else dw)
 
-    def _grad(self, leaf, primal):
-        g = TapeTrace.leaf_cotangent(leaf, clear=True)
-        return ops.zeros_like(current_value(primal) if getattr(primal, "_is_parameter", False) else primal) \
-            if g is None else g
+    def _grad(self, leaf, primal, weight=False):
+        value = current_value(primal) if getattr(primal, "_is_parameter", False) else primal
+        # the Tensor hooks of the input (or weight): a weight's run on zeros when nothing reached it
+        g = leaf_gradient(TapeTrace.leaf_cotangent(leaf, clear=True), (primal, leaf), value if weight else None)
+        return ops.zeros_like(value) if g is None else g
 
 
 def _record(fn, inputs, weights):
