@@ -1,9 +1,15 @@
-"""Gradient clipping: ``ops.clip_by_norm`` and ``ops.clip_by_global_norm`` (no rows of their own).
+"""Clipping: ``ops.clip_by_value``/``ops.clamp``, ``ops.clip_by_norm`` and ``ops.clip_by_global_norm``
+(no rows of their own).
 
 Both are compositions of the functional operators, so they are differentiable, traced by ``jit`` and
 batched by ``vmap`` like any other function, and their formulas are MindSpore 2.10's, step by step
 (the dtypes of the intermediate values included, which fix the rounding):
 
+* ``clamp(input, min=None, max=None)`` (``clip_by_value(x, clip_value_min, clip_value_max)`` also
+  takes a tuple or list of Tensors): ``max(x, min)`` then ``min(., max)``, written as two ``select``s
+  so that MindSpore's choices hold: an element equal to a bound is the input's (its gradient goes to
+  ``x``), a bound gets the gradient only where ``x`` lies strictly beyond it, ``min > max`` gives
+  ``max``, and a NaN element becomes the bound (``min`` if given, else ``max``);
 * ``clip_by_norm(x, max_norm, norm_type=2.0)``: the total norm of all the Tensors of ``x`` together,
   ``coef = max_norm / (total + 1e-6)``, and every Tensor times ``coef`` when ``coef < 1``;
 * ``clip_by_global_norm(x, clip_norm=1.0)``: ``g = sqrt(sum of the squares of every Tensor)``, each
@@ -18,12 +24,15 @@ from __future__ import annotations
 
 import numbers
 
+import numpy as np
+
 from .. import dtype as mstype
 from ..core.tensor import Tensor
 from ..tensors.convert import _describe
 from . import functional as F
+from .operands import _promote
 
-__all__ = ["clip_by_norm", "clip_by_global_norm"]
+__all__ = ["clamp", "clip_by_value", "clip_by_norm", "clip_by_global_norm"]
 
 
 def _tensors(x, where: str):
@@ -34,6 +43,54 @@ def _tensors(x, where: str):
         return list(x), False
     raise TypeError(f"{where}: x must be a Tensor, or a non-empty tuple or list of Tensors, but got "
                     f"{_describe(x)}. Fix: pass the gradients as a tuple, e.g. {where}(grads, 1.0).")
+
+
+def _bounded(x, bound, keep, op, where):
+    """``x`` where ``keep(x, bound)``, else ``bound`` (broadcast, in the promoted dtype)."""
+    if isinstance(bound, bool) or not isinstance(bound, (Tensor, numbers.Real)):
+        raise TypeError(f"{where}: the bounds must be Tensors or numbers (or None), but got {_describe(bound)}.")
+    x, bound = _promote(op, x, bound, False)
+    if not isinstance(bound, Tensor):
+        bound = Tensor(bound, x.dtype)
+    try:
+        shape = tuple(np.broadcast_shapes(tuple(x.shape), tuple(bound.shape)))
+    except ValueError:
+        raise ValueError(f"{where}: a bound of shape {list(bound.shape)} cannot be broadcast to the input's shape "
+                         f"{list(x.shape)}. Fix: a bound of the input's shape, or one that broadcasts to it "
+                         "(a number, shape [])") from None
+    if tuple(x.shape) != shape:
+        x = F.broadcast_to(x, shape)
+    if tuple(bound.shape) != shape:
+        bound = F.broadcast_to(bound, shape)
+    return F.select(keep(x, bound), x, bound)
+
+
+def clamp(input, min=None, max=None):  # noqa: A002 - MindSpore's parameter names
+    """``ops.clamp(input, min=None, max=None)``: ``input`` clipped to ``[min, max]`` (module
+    docstring); the dtype is the promotion of ``input``'s and the bounds' (a float bound makes an
+    integer input Float32)."""
+    if min is None and max is None:
+        raise ValueError("For Clamp, at least one of 'min' or 'max' must not be None. Fix: give a bound, "
+                         "e.g. ops.clamp(x, min=0.0).")
+    if not isinstance(input, Tensor):
+        raise TypeError(f"clamp: input must be a Tensor, but got {_describe(input)}.")
+    out = input
+    if min is not None:
+        out = _bounded(out, min, F.ge, "Clamp", "clamp")
+    if max is not None:
+        out = _bounded(out, max, F.le, "Clamp", "clamp")
+    return out
+
+
+def clip_by_value(x, clip_value_min=None, clip_value_max=None):
+    """``ops.clip_by_value(x, clip_value_min=None, clip_value_max=None)``: :func:`clamp` on a Tensor,
+    or on each Tensor of a tuple or list (a tuple comes back, as in MindSpore)."""
+    if clip_value_min is None and clip_value_max is None:
+        raise ValueError("For 'clip_by_value', at least one of 'clip_value_min' or 'clip_value_max' must not be "
+                         "None. Fix: give a bound, e.g. ops.clip_by_value(x, -1.0, 1.0).")
+    xs, single = _tensors(x, "clip_by_value")
+    out = [clamp(t, clip_value_min, clip_value_max) for t in xs]
+    return out[0] if single else tuple(out)
 
 
 def _p_norm(x, p):
