@@ -12,7 +12,9 @@ MindSpore 2.10:
 3. overflow: a gradient that is not finite (inf or NaN, from a scale too large);
 4. the update Cell, if ``scale_sense`` is one, adjusts ``s`` (``DynamicLossScaleUpdateCell``: halves it
    on an overflow, doubles it after ``scale_window`` steps without one);
-5. the optimizer updates the weights unless the step overflowed;
+5. the optimizer updates the weights unless the step overflowed (in a compiled graph, which has no
+   Python ``if`` on a value, the optimizer runs and every Parameter it holds is given back its old
+   value by a ``select`` when the step overflowed);
 6. returns ``(loss, overflow, s)``, ``s`` being the ``scale_sense`` Parameter itself.
 
 MindSpore 2.10's CPU build cannot run this Cell (it checks overflow with ``NPUGetFloatStatusV2``,
@@ -24,6 +26,7 @@ from __future__ import annotations
 from .. import dtype as mstype
 from ..autodiff.grad_api import GradOperation, value_and_grad
 from ..core.tensor import Tensor
+from ..graph.tracing import is_staging
 from ..primitives import functional as F
 from ..tensors.convert import _describe
 from ..tensors.parameter import Parameter
@@ -51,6 +54,25 @@ def all_finite(inputs):
 
 def _unscaled(grads, scale):
     return tuple(F.mul(g, F.cast(F.reciprocal(scale), g.dtype)) for g in grads)
+
+
+def _update_unless(overflow, optimizer, grads):
+    """``optimizer(grads)``, then every Parameter it holds (the weights and its own state: moments,
+    step count) set back to its value before the call where ``overflow`` is True."""
+    before = [(p, F.mul(p, 1)) for p in _held(optimizer)]      # a copy: the reads below see the update
+    optimizer(grads)
+    for p, old in before:
+        F.assign(p, F.select(overflow, old, p))
+
+
+def _held(optimizer) -> list:
+    """The Parameters an optimizer may write: those it updates, its own, and those in its tuples
+    (``moments``, Adam's ``moment1`` ...)."""
+    found = list(optimizer.parameters) + [p for _, p in optimizer.parameters_and_names()]
+    for value in vars(optimizer).values():
+        if isinstance(value, (tuple, list)):
+            found.extend(p for p in value if isinstance(p, Parameter))
+    return list({id(p): p for p in found}.values())
 
 
 class DynamicLossScaleUpdateCell(Cell):
@@ -129,7 +151,9 @@ class TrainOneStepWithLossScaleCell(TrainOneStepCell):
         grads = _unscaled(grads, scale)
         cond = self.get_overflow_status(None, grads)
         overflow = self.process_loss_scale(cond)
-        if not overflow:
+        if is_staging():
+            _update_unless(overflow, self.optimizer, grads)
+        elif not overflow:
             self.optimizer(grads)
         return loss, cond, scale
 

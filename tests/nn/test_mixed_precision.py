@@ -159,3 +159,34 @@ def test_train_one_step_with_loss_scale():
     assert steps == [(ms.float16, 4.0, True, 2.0 ** 19), (ms.float16, 4.0, True, 2.0 ** 18),
                      (ms.float16, 4.0, True, 2.0 ** 17)]
     np.testing.assert_array_equal(half.d.weight.asnumpy(), [[1., 1.]])
+
+
+@pytest.mark.parametrize("mode", ["PYNATIVE_MODE", "GRAPH_MODE"])
+def test_train_one_step_with_loss_scale_skips_overflowing_updates_in_both_modes(mode):
+    """Item 4.  MindSpore 2.10 (PyNative, overflow checked with amp.all_finite as above), Momentum(0.1,
+    0.9): Float32 with scale 1024 gives losses 4, 0.16, 4.3264, weight [[0.484, -0.032]], moments
+    [[-1.64, -3.28]], global_step 3; Float16 with scale 2^20 overflows thrice and leaves weights,
+    moments and global_step untouched.  The compiled graph (no Python `if` on the overflow flag) must
+    give the same."""
+    ms.set_context(mode=getattr(ms, mode))
+    try:
+        results = []
+        for half, init in ((False, 1024.), (True, 2. ** 20)):
+            net = _Regression()
+            if half:
+                net.to_float(ms.float16)
+            opt = nn.Momentum(net.trainable_params(), 0.1, 0.9)
+            cell = nn.TrainOneStepWithLossScaleCell(net, opt, nn.DynamicLossScaleUpdateCell(init, 2, 2))
+            x, y = Tensor(np.array([[1., 2.]], np.float32)), Tensor(np.array([[1.]], np.float32))
+            losses = [float(cell(x, y)[0].asnumpy()) for _ in range(3)]
+            results.append((losses, net.d.weight.asnumpy(), opt.moments[0].asnumpy(), opt.global_step.asnumpy()))
+    finally:
+        ms.set_context(mode=ms.PYNATIVE_MODE)
+    (losses, w, m, step), (losses16, w16, m16, step16) = results
+    np.testing.assert_allclose(losses, [4.0, 0.16, 4.3264], rtol=2e-6)
+    np.testing.assert_allclose(w, [[0.484, -0.032]], rtol=1e-5)
+    np.testing.assert_allclose(m, [[-1.64, -3.28]], rtol=1e-6)
+    assert step.tolist() == [3] and step16.tolist() == [0]
+    assert losses16 == [4.0, 4.0, 4.0]
+    np.testing.assert_array_equal(w16, [[1., 1.]])
+    np.testing.assert_array_equal(m16, [[0., 0.]])
