@@ -333,6 +333,18 @@ def _cell_bprop(rng):
                  reference=lambda x: ops.sin(x) * 3.0)]
 
 
+@cases_for("Custom")
+def _custom(rng):
+    """ops.Custom (issue 26 item 3): forward mode transposes its bprop (as MindSpore), or runs its own
+    jvp; the reference is the function both rules differentiate, sin."""
+    shape, dtype = (lambda x: x), (lambda x: x)
+    by_bprop = ops.Custom(np.sin, shape, dtype, "pyfunc", bprop=lambda x, out, dout: (dout * ops.cos(x),))
+    by_jvp = ops.Custom(np.sin, shape, dtype, "pyfunc", bprop=lambda x, out, dout: (dout * ops.cos(x),),
+                        jvp=lambda primals, tangents: (ops.sin(primals[0]), tangents[0] * ops.cos(primals[0])))
+    return [Case("Custom(sin) by bprop", lambda x: by_bprop(x), (values(rng, (2, 3)),), reference=ops.sin),
+            Case("Custom(sin) by jvp", lambda x: by_jvp(x), (values(rng, (3,)),), reference=ops.sin)]
+
+
 @cases_for("CellHookInputs", "CellHookOutputs")
 def _cell_hooks(rng):
     """A Cell backward hook that scales the gradient with respect to the Cell's input by 2.5: reverse
