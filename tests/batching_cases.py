@@ -295,6 +295,10 @@ def _wrappers():
             BCase("jit", ms.jit(lambda x, y: ops.sin(x) * y + ops.sum(y)), args_of(rand(2, 3), rand(3)))]
 
 
+BATCH_CASES["Tan"] = lambda: [BCase("Tan", ops.Tan(), args_of(rand(2, 3, low=-1.2, high=1.2))),
+                              BCase("Tan scalar", ops.Tan(), args_of(rand(low=-1.2, high=1.2)))]
+
+
 @cases("Custom")
 def _custom():
     """ops.Custom (issue 26 item 3): with a batching rule, and without one (vmap loops, warning once)."""

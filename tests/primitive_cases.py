@@ -32,6 +32,7 @@ from minims.primitives import array as R
 from minims.primitives import linalg as L
 from minims.primitives import math as M
 from minims.primitives import reduce as D
+from minims.primitives import trig as T
 from minims.primitives import compare as C
 from minims.primitives import input_grads as G
 from minims.primitives import nn as P
@@ -331,6 +332,12 @@ def _cell_bprop(rng):
                  reference=ops.mul),
             Case("SinWithTripledRule", lambda x: tripled(x), (values(rng, (3,)),),
                  reference=lambda x: ops.sin(x) * 3.0)]
+
+
+@cases_for("Tan")
+def _tan(rng):
+    """Inside (-1.2, 1.2): well away from the poles at +-pi/2."""
+    return [_symbolic("Tan", T.Tan(), (Tensor(values(rng, s).asnumpy() * 0.6),)) for s in SHAPES]
 
 
 @cases_for("Custom")

@@ -5,7 +5,7 @@
   ``ops.ReLU()(x)``, ``ops.ReduceSum(keep_dims=True)(x, axis)`` ...
 * differentiation: ``ops.GradOperation``, ``ops.grad``, ``ops.value_and_grad``, and the functional
   transforms ``ops.jvp``, ``ops.vjp``, ``ops.linearize``, ``ops.jacfwd``, ``ops.jacrev``,
-  ``ops.vmap``, ``ops.derivative``.
+  ``ops.vmap``, ``ops.derivative``, ``ops.jet``.
 
 A namespace only: it is the top of the layers (``minims.primitives`` below it holds the functions,
 and the rules call those, never this module).
@@ -61,6 +61,7 @@ from ..primitives.nn import (AvgPool, BatchNorm, Conv2D, Conv2DBackpropFilter, C
                              SparseSoftmaxCrossEntropyWithLogits)
 from ..primitives.nn_functional import (avg_pool2d, batch_norm, conv2d, cross_entropy, dropout, dropout2d, l1_loss,
                             max_pool2d, mse_loss, nll_loss)
-from ..primitives.clip import clamp, clip_by_global_norm, clip_by_norm, clip_by_value  # noqa: E402 - issue 26: gradient clipping
+from ..primitives.clip import clamp, clip, clip_by_global_norm, clip_by_norm, clip_by_value  # noqa: E402 - issue 26: gradient clipping
 from ..autodiff.custom_op import Custom  # noqa: E402 - issue 26: a user's row of the primitive table
 from ..fast.hybrid import kernel  # noqa: E402 - issue 26: MindSpore's Hybrid DSL for ops.Custom
+from ..primitives.trig import Tan, tan  # noqa: E402 - issue 26: MindSpore's jet tests use it

@@ -32,7 +32,7 @@ from ..tensors.convert import _describe
 from . import functional as F
 from .operands import _promote
 
-__all__ = ["clamp", "clip_by_value", "clip_by_norm", "clip_by_global_norm"]
+__all__ = ["clamp", "clip", "clip_by_value", "clip_by_norm", "clip_by_global_norm"]
 
 
 def _tensors(x, where: str):
@@ -80,6 +80,9 @@ def clamp(input, min=None, max=None):  # noqa: A002 - MindSpore's parameter name
     if max is not None:
         out = _bounded(out, max, F.le, "Clamp", "clamp")
     return out
+
+
+clip = clamp       # ops.clip: MindSpore's other name for clamp
 
 
 def clip_by_value(x, clip_value_min=None, clip_value_max=None):

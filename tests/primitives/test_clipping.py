@@ -100,3 +100,19 @@ def test_clip_by_global_norm_gradient_matches_closed_form():
     g = ms.grad(lambda a: (ops.clip_by_global_norm(a, 1.0) * Tensor(c)).sum())(Tensor(x0)).asnumpy()
     n = np.linalg.norm(x0)
     np.testing.assert_allclose(g, c / n - c.dot(x0) * x0 / n ** 3, rtol=1e-6)
+
+
+def test_clip_is_clamp():
+    """Item 5 (MindSpore's test_ops_clip_func uses ops.clip): ops.clip is MindSpore's other name for
+    clamp; MindSpore 2.10: clip([-2, 0.5, 3], -1, 1) = [-1, 0.5, 1]."""
+    np.testing.assert_array_equal(ops.clip(_f32([-2., 0.5, 3.]), -1, 1).asnumpy(), [-1., 0.5, 1.])
+
+
+def test_tan_value_and_gradient():
+    """Item 5 (MindSpore's jet tests differentiate ops.tan).  MindSpore 2.10: tan([0.5, 1]) =
+    [0.5463025, 1.5574077], grad [1.2984464, 3.4255188] (= 1 / cos^2, closed form); Float16 stays
+    Float16."""
+    x = _f32([0.5, 1.0])
+    np.testing.assert_allclose(ops.tan(x).asnumpy(), [0.5463025, 1.5574077], rtol=1e-6)
+    np.testing.assert_allclose(ms.grad(ops.tan)(x).asnumpy(), [1.2984464, 3.4255188], rtol=1e-6)
+    assert ops.tan(Tensor(np.array([0.5], np.float16))).dtype == ms.float16
