@@ -295,21 +295,6 @@ def _wrappers():
             BCase("jit", ms.jit(lambda x, y: ops.sin(x) * y + ops.sum(y)), args_of(rand(2, 3), rand(3)))]
 
 
-BATCH_CASES["Tan"] = lambda: [BCase("Tan", ops.Tan(), args_of(rand(2, 3, low=-1.2, high=1.2))),
-                              BCase("Tan scalar", ops.Tan(), args_of(rand(low=-1.2, high=1.2)))]
-
-
-@cases("Custom")
-def _custom():
-    """ops.Custom (issue 26 item 3): with a batching rule, and without one (vmap loops, warning once)."""
-    shape, dtype = (lambda x: x), (lambda x: x)
-    ruled = ops.Custom(np.sin, shape, dtype, "pyfunc", vmap=lambda size, batched, x: (ops.sin(x), batched[0]))
-    looped = ops.Custom(np.sin, shape, dtype, "pyfunc")
-    looped._warned_loop = True          # the warning has its own test (tests/autodiff/test_custom_op.py)
-    return [BCase("Custom with a vmap rule", lambda x: ruled(x), args_of(rand(2, 3))),
-            BCase("Custom looped", lambda x: looped(x), args_of(rand(2, 3)))]
-
-
 # ----- neural-network primitives -----------------------------------------------------------------------------
 CONV = dict(out_channel=2, kernel_size=(2, 3), pad_mode="pad", pad=(1, 0, 0, 1), stride=(1, 2), dilation=1, group=1)
 

@@ -32,7 +32,6 @@ from minims.primitives import array as R
 from minims.primitives import linalg as L
 from minims.primitives import math as M
 from minims.primitives import reduce as D
-from minims.primitives import trig as T
 from minims.primitives import compare as C
 from minims.primitives import input_grads as G
 from minims.primitives import nn as P
@@ -332,24 +331,6 @@ def _cell_bprop(rng):
                  reference=ops.mul),
             Case("SinWithTripledRule", lambda x: tripled(x), (values(rng, (3,)),),
                  reference=lambda x: ops.sin(x) * 3.0)]
-
-
-@cases_for("Tan")
-def _tan(rng):
-    """Inside (-1.2, 1.2): well away from the poles at +-pi/2."""
-    return [_symbolic("Tan", T.Tan(), (Tensor(values(rng, s).asnumpy() * 0.6),)) for s in SHAPES]
-
-
-@cases_for("Custom")
-def _custom(rng):
-    """ops.Custom (issue 26 item 3): forward mode transposes its bprop (as MindSpore), or runs its own
-    jvp; the reference is the function both rules differentiate, sin."""
-    shape, dtype = (lambda x: x), (lambda x: x)
-    by_bprop = ops.Custom(np.sin, shape, dtype, "pyfunc", bprop=lambda x, out, dout: (dout * ops.cos(x),))
-    by_jvp = ops.Custom(np.sin, shape, dtype, "pyfunc", bprop=lambda x, out, dout: (dout * ops.cos(x),),
-                        jvp=lambda primals, tangents: (ops.sin(primals[0]), tangents[0] * ops.cos(primals[0])))
-    return [Case("Custom(sin) by bprop", lambda x: by_bprop(x), (values(rng, (2, 3)),), reference=ops.sin),
-            Case("Custom(sin) by jvp", lambda x: by_jvp(x), (values(rng, (3,)),), reference=ops.sin)]
 
 
 @cases_for("CellHookInputs", "CellHookOutputs")

@@ -71,6 +71,8 @@ class Custom(Primitive):
     """``ops.Custom(func, out_shape=None, out_dtype=None, func_type="pyfunc", bprop=None,
     reg_info=None, *, jvp=None, vmap=None, sympy=None)`` (module docstring)."""
 
+    rows_per_instance = True        # primitives.table() lists minims' rows; each Custom is the user's
+
     def __init__(self, func, out_shape=None, out_dtype=None, func_type="pyfunc", bprop=None, reg_info=None,
                  *, jvp=None, vmap=None, sympy=None):
         if func_type not in FUNC_TYPES:

@@ -64,4 +64,4 @@ from ..primitives.nn_functional import (avg_pool2d, batch_norm, conv2d, cross_en
 from ..primitives.clip import clamp, clip, clip_by_global_norm, clip_by_norm, clip_by_value  # noqa: E402 - issue 26: gradient clipping
 from ..autodiff.custom_op import Custom  # noqa: E402 - issue 26: a user's row of the primitive table
 from ..fast.hybrid import kernel  # noqa: E402 - issue 26: MindSpore's Hybrid DSL for ops.Custom
-from ..primitives.trig import Tan, tan  # noqa: E402 - issue 26: MindSpore's jet tests use it
+from ..primitives.trig import tan  # noqa: E402 - issue 26: MindSpore's jet tests use it

@@ -1,41 +1,16 @@
-"""``ops.tan``: the tangent, a row of the primitive table beside ``Sin`` and ``Cos`` (issue 26:
-MindSpore's own jet tests differentiate it).
+"""``ops.tan``: the tangent, as ``sin(x) / cos(x)`` (issue 26: MindSpore's own jet tests use it).
 
-Its derivative is ``1 / cos(x)^2``, written from ``x`` and not as ``1 + out^2``, so that the backward
-rule does not depend on the rounded output near the poles at ``pi/2 + k pi``.
+A composition rather than a row of the primitive table: its gradient and its forward-mode and
+Taylor rules come from ``Sin``'s, ``Cos``'s and ``Div``'s, and ``vmap`` and the symbolic interpreter
+run it as they run those (at the cost of a last-place rounding difference from NumPy's ``tan``).
 """
 from __future__ import annotations
 
-import numpy as np
-import sympy
-
-from ..core.prims import _Unary, elementwise_sympy
-from ..core.stack import bind
 from . import functional as F
 
-__all__ = ["Tan", "tan"]
-
-
-class Tan(_Unary):
-    """``ops.Tan()(x)``: the tangent, elementwise (float inputs; MindSpore refuses integers on CPU)."""
-
-    float_only = True
-
-    def impl(self, x):
-        return np.tan(x)
-
-    def bprop(self, x, out, dout):
-        return (F.div(dout, F.square(F.cos(x))),)
-
-    def jvp(self, primals, tangents):
-        return bind(self, *primals), F.div(tangents[0], F.square(F.cos(primals[0])))
-
-    sympy = staticmethod(elementwise_sympy(sympy.tan))
-
-
-_tan = Tan()
+__all__ = ["tan"]
 
 
 def tan(input):  # noqa: A002 - MindSpore's parameter name
-    """``ops.tan(input)``."""
-    return _tan(input)
+    """``ops.tan(input)``: the tangent, elementwise."""
+    return F.div(F.sin(input), F.cos(input))

@@ -109,7 +109,7 @@ def test_clip_is_clamp():
 
 
 def test_tan_value_and_gradient():
-    """Item 5 (MindSpore's jet tests differentiate ops.tan).  MindSpore 2.10: tan([0.5, 1]) =
+    """Item 5 (MindSpore's jet tests differentiate ops.tan, here sin / cos).  MindSpore 2.10: tan([0.5, 1]) =
     [0.5463025, 1.5574077], grad [1.2984464, 3.4255188] (= 1 / cos^2, closed form); Float16 stays
     Float16."""
     x = _f32([0.5, 1.0])
