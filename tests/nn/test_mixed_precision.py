@@ -190,3 +190,23 @@ def test_train_one_step_with_loss_scale_skips_overflowing_updates_in_both_modes(
     assert losses16 == [4.0, 4.0, 4.0]
     np.testing.assert_array_equal(w16, [[1., 1.]])
     np.testing.assert_array_equal(m16, [[0., 0.]])
+
+
+def test_loss_scale_managers():
+    """Item 4.  MindSpore 2.10: DynamicLossScaleManager(16, 2, 2).update_loss_scale on overflow F, F,
+    T, F, F, F, T, T gives scales 16, 32, 16, 16, 32, 32, 16, 8; FixedLossScaleManager(128,
+    drop_overflow_update=False) has scale 128 and no update Cell; with the default it is a
+    FixedLossScaleUpdateCell, the dynamic one's a DynamicLossScaleUpdateCell; a scale of 0.5 raises
+    ValueError "'loss_scale' must be >= 1"."""
+    m = amp.DynamicLossScaleManager(init_loss_scale=16, scale_factor=2, scale_window=2)
+    seq = []
+    for overflow in [False, False, True, False, False, False, True, True]:
+        m.update_loss_scale(overflow)
+        seq.append(m.get_loss_scale())
+    assert seq == [16, 32, 16, 16, 32, 32, 16, 8]
+    fixed = amp.FixedLossScaleManager(128.0, drop_overflow_update=False)
+    assert fixed.get_loss_scale() == 128.0 and fixed.get_update_cell() is None
+    assert isinstance(amp.FixedLossScaleManager().get_update_cell(), nn.FixedLossScaleUpdateCell)
+    assert isinstance(m.get_update_cell(), nn.DynamicLossScaleUpdateCell)
+    with pytest.raises(ValueError, match="'loss_scale' must be >= 1"):
+        amp.FixedLossScaleManager(0.5)
