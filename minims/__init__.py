@@ -45,6 +45,8 @@ from . import experimental                        # mindspore.experimental.optim
 from . import numpy                                   # mindspore.numpy, imported eagerly as there
 from .interpreters.nan_check import NonFiniteError    # raised by set_context(check_nan=True)
 from . import tracebacks
+from . import amp                                     # mindspore.amp (issue 26)
+from .context import COMPATIBLE, LAX, STRICT          # jit_syntax_level values (MindSpore's tests set them)
 
 __version__ = "0.1.0"
 

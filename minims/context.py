@@ -32,6 +32,8 @@ __all__ = ["GRAPH_MODE", "PYNATIVE_MODE", "set_context", "get_context", "set_see
 
 GRAPH_MODE = 0
 PYNATIVE_MODE = 1
+# jit_syntax_level's values (mindspore.STRICT ...): accepted, of no effect (minims traces, it parses nothing)
+STRICT, COMPATIBLE, LAX = 0, 1, 2
 
 _DEVICES = ("CPU", "GPU", "Ascend")
 _state = {

@@ -101,6 +101,11 @@ TEST_FILES = [
     "tests/st/pynative/grad/test_pynative_high_grad.py",
     "tests/ut/python/optimizer/test_auto_grad.py",
     "tests/ut/python/pynative_mode/nn/test_checkparameter.py",
+    # issue 26: custom operators, mixed precision and loss scaling, clipping
+    "tests/st/graph_kernel/custom/test_custom_pyfunc.py",
+    "tests/st/ops/test_ops_clip_func.py",
+    "tests/st/train/test_amp_overflow.py",
+    "tests/st/mix_precision/test_mix_precision.py",
 ]
 
 # Support files stored with other content than MindSpore's, each with the reason (manifest.json

@@ -12,3 +12,6 @@ from .learning_rate_schedule import (CosineDecayLR, ExponentialDecayLR, InverseD
                                      NaturalExpDecayLR, PolynomialDecayLR, WarmUpLR)
 from .optim import (SGD, Adam, Momentum, Optimizer, cosine_decay_lr, exponential_decay_lr, inverse_decay_lr,
                     natural_exp_decay_lr, piecewise_constant_lr, polynomial_decay_lr, warmup_lr)
+from .value_and_grad import ForwardValueAndGrad  # noqa: E402 - issue 26
+from .loss_scale import (DynamicLossScaleUpdateCell, FixedLossScaleUpdateCell,  # noqa: E402 - issue 26
+                         TrainOneStepWithLossScaleCell)

@@ -27,7 +27,7 @@ from collections import OrderedDict
 from ..tensors.parameter import Parameter, ParameterTuple
 from ..tensors.convert import _describe
 from ..graph.tracing import current_trace
-from . import param_names
+from . import param_names, precision
 from .cell_call import call_cell
 from .cell_tree import check_no_cycle, subtree_parameters, tree_repr, walk
 
@@ -309,6 +309,11 @@ class Cell:
 
     def extend_repr(self) -> str:
         return ""
+
+    def to_float(self, dst_type):
+        """``to_float(dst_type)``: this Cell and those under it compute in ``dst_type`` (Float16 or
+        Float32): each operation casts its float inputs first (``minims.nn.precision``).  Returns self."""
+        return precision.to_float(self, dst_type)
 
     def has_bprop(self) -> bool:
         return "bprop" in _class_attrs(type(self))

@@ -28,6 +28,7 @@ from ..core.tensor import Tensor
 from ..tensors.convert import _describe
 from ..primitives.operands import DtypeMismatchError
 from .param_names import refresh_names_on_first_call
+from . import precision
 
 
 def _as_tuple(value):
@@ -171,10 +172,12 @@ def _recursion_error(error) -> CellRecursionError:
         f"{path}: Exceeded the recursion limit ({limit} Python frames) in a Cell call: {what}. {fix}")
 
 
-def _run(cell, args, kwargs):
+def _run(cell, args, kwargs, precision_set=False):
     graph_mode = get_context("mode") == GRAPH_MODE
     if graph_mode and not is_staging() and not kwargs:
         return _compiled_call(cell)(*args)
+    if not precision_set and "_amp_type" in cell.__dict__:     # Cell.to_float: its ops cast their inputs
+        return precision.run(cell, _run, args, kwargs)
     hooks_on = bool(cell._forward_pre_hooks or cell._forward_hooks or cell._backward_hooks
                     or cell._backward_pre_hooks)
     if hooks_on and hooks_skipped():

@@ -5,7 +5,7 @@
   ``ops.ReLU()(x)``, ``ops.ReduceSum(keep_dims=True)(x, axis)`` ...
 * differentiation: ``ops.GradOperation``, ``ops.grad``, ``ops.value_and_grad``, and the functional
   transforms ``ops.jvp``, ``ops.vjp``, ``ops.linearize``, ``ops.jacfwd``, ``ops.jacrev``,
-  ``ops.vmap``, ``ops.derivative``.
+  ``ops.vmap``, ``ops.derivative``, ``ops.jet``.
 
 A namespace only: it is the top of the layers (``minims.primitives`` below it holds the functions,
 and the rules call those, never this module).
@@ -63,3 +63,7 @@ from ..primitives.nn_functional import (avg_pool2d, batch_norm, conv2d, cross_en
                             max_pool2d, mse_loss, nll_loss)
 from ..primitives.depend import Depend, depend  # noqa: E402
 from ..autodiff.tensor_hooks import InsertGradientOf  # noqa: E402
+from ..primitives.clip import clamp, clip, clip_by_global_norm, clip_by_norm, clip_by_value  # noqa: E402 - issue 26: gradient clipping
+from ..autodiff.custom_op import Custom  # noqa: E402 - issue 26: a user's row of the primitive table
+from ..fast.hybrid import kernel  # noqa: E402 - issue 26: MindSpore's Hybrid DSL for ops.Custom
+from ..primitives.trig import tan  # noqa: E402 - issue 26: MindSpore's jet tests use it

@@ -13,6 +13,7 @@ from ..core.stack import bind
 from ..core.primitive import Primitive, wants_grad
 from . import batch_rules, tangents as T
 from .operands import DtypeMismatchError, ShapeMismatchError, sum_to
+from .precision import cast_by_bind as _cast_by_bind
 
 
 class MatMul(Primitive):
@@ -45,7 +46,7 @@ class MatMul(Primitive):
                     f"{self.name}: input '{name}' must have rank >= 2, but has shape {list(v.shape)}. "
                     "Fix: use ops.matmul for vectors, or reshape to a matrix."
                 )
-        if x.dtype is not y.dtype:
+        if x.dtype is not y.dtype and not _cast_by_bind(x, y):
             raise DtypeMismatchError(self.name, ("x", "y"), (x.dtype, y.dtype))
         k_x = x.shape[-2] if self.transpose_a else x.shape[-1]
         k_y = y.shape[-1] if self.transpose_b else y.shape[-2]

@@ -3,7 +3,8 @@
 One row per ``Primitive`` subclass in minims, in the order of their modules and, inside a module, of
 their definitions.  Left out: private base classes such as ``_Binary``, and the MindSpore spellings
 that only call other primitives (``ops.Gather``, ``ops.Ones``, ``ops.Zeros``: no ``impl`` of their
-own).  A row says whether the primitive has
+own), and ``ops.Custom``, whose rules are each instance's own (``rows_per_instance``: every
+``ops.Custom(...)`` a user builds is a row of its own, with the rules given to it).  A row says whether the primitive has
 
 * ``impl`` — its NumPy forward computation;
 * ``bprop`` — its backward rule, or a node it records itself with its rule (a compiled graph);
@@ -124,5 +125,5 @@ def table() -> Table:
     """Every primitive minims defines, with the rules it has (see the module docstring)."""
     classes = [c for c in _subclasses(Primitive)
                if c.__module__.startswith("minims.") and not c.__name__.startswith("_")
-               and has_rule(c, "impl")]
+               and has_rule(c, "impl") and not getattr(c, "rows_per_instance", False)]
     return Table(_row(c) for c in sorted(classes, key=_order))

@@ -727,6 +727,31 @@ clip(Tensor([1.0]), Tensor([2.0]))
     _m("recompute-unknown-keyword", "cell", "Cell.recompute with a keyword it does not know",
        'nn.Dense(2, 2).recompute(use_reentrnt=False)',
        ValueError, ["recompute", "'use_reentrnt' is not recognized", "Fix"]),
+    # ----- issue 26: ops.Custom, jet, clipping, mixed precision ---------------------------------------
+    _m("custom-op-without-bprop", "grad", "Differentiating an ops.Custom that has no bprop",
+       'c = ops.Custom(np.sin, lambda x: x, lambda x: x, "pyfunc")\n'
+       'ms.grad(lambda x: c(x))(Tensor([0.5, 1.0]))',
+       RuntimeError, ["ops.Custom(sin)", "bprop not defined", "Fix", "bprop=fn"]),
+    _m("custom-op-wrong-dtype", "primitive", "An ops.Custom whose function returns another dtype",
+       'c = ops.Custom(lambda a: a.astype(np.float64), lambda x: x, lambda x: x, "pyfunc")\n'
+       'c(Tensor(np.array([1.0, 2.0], np.float32)))',
+       RuntimeError, ["output 0", "Float64", "out_dtype declares Float32", "Fix"], "same",
+       "MindSpore 2.10 raises RuntimeError \"memcpy failed.\" without saying which output or why."),
+    _m("custom-op-wrong-shape", "primitive", "An ops.Custom whose function returns another shape",
+       'c = ops.Custom(lambda a: a[:1], lambda x: x, lambda x: x, "pyfunc")\n'
+       'c(Tensor(np.array([1.0, 2.0], np.float32)))',
+       RuntimeError, ["output 0", "shape [1]", "out_shape declares [2]", "Fix"], None,
+       "MindSpore 2.10 returns a Tensor of the declared shape [2] padded with whatever its buffer "
+       "held ([1. 0.]): a silently wrong answer."),
+    _m("jet-series-dtype", "transforms", "A jet series of another dtype than its primal",
+       'ops.jet(ops.sin, Tensor(np.array([0.5], np.float32)), Tensor(np.array([[1]], np.int32)))',
+       TypeError, ["jet", "must be the same", "Float32", "Int32", "Fix"]),
+    _m("clamp-without-bounds", "ops", "clamp with neither min nor max",
+       'ops.clamp(Tensor([1.0, 2.0]))',
+       ValueError, ["Clamp", "at least one of 'min' or 'max'", "Fix"]),
+    _m("amp-unknown-level", "train", "An amp level that does not exist",
+       'ms.amp.auto_mixed_precision(nn.Dense(2, 2), "O4")',
+       ValueError, ["amp level 'O4' is not supported", "Fix", "O0, O1, O2, O3"]),
 )
 
 

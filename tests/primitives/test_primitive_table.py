@@ -20,7 +20,8 @@ from minims.primitives import nn as P
 
 
 def every_primitive_class():
-    """Primitive subclasses with an ``impl`` of their own, found by importing every module."""
+    """Primitive subclasses with an ``impl`` of their own, found by importing every module (but
+    ``ops.Custom``, whose rows are its instances: issue 26 item 3)."""
     found = set()
     for info in pkgutil.walk_packages(minims.__path__, "minims."):
         if info.name.startswith("minims.fast.") and not fast.numba_available():
@@ -28,7 +29,8 @@ def every_primitive_class():
         module = importlib.import_module(info.name)
         for obj in vars(module).values():
             if (inspect.isclass(obj) and issubclass(obj, Primitive) and obj.__module__ == info.name
-                    and not obj.__name__.startswith("_") and obj.impl is not Primitive.impl):
+                    and not obj.__name__.startswith("_") and obj.impl is not Primitive.impl
+                    and not getattr(obj, "rows_per_instance", False)):
                 found.add(obj)
     return found
 

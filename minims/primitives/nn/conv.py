@@ -14,6 +14,7 @@ from .. import tangents as T
 from ..batch_rules import front, loop, merged_into_first_axis
 from ...core.primitive import Primitive, wants_grad
 from ..operands import DtypeMismatchError, ShapeMismatchError
+from ..precision import cast_by_bind as _cast_by_bind
 from ._geometry import (_data_format, _four, _is_int, _pad4, _pad_mode, _pair, _require_tensor,
                         _same_pads, _sibling)
 
@@ -176,7 +177,7 @@ class _ConvBase(Primitive):
     def _check_pair(self, a, b, names):
         for name, v in zip(names, (a, b)):
             _require_tensor(self.name, name, v)
-        if a.dtype is not b.dtype:
+        if a.dtype is not b.dtype and not _cast_by_bind(a, b):
             raise DtypeMismatchError(self.name, names, (a.dtype, b.dtype), quoted=True)
 
     def _check_dout(self, dy, x_shape, o):
