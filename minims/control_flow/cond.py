@@ -114,7 +114,7 @@ class Cond(Primitive):
             return fn
         examples = [example(v.shape, v.dtype) for v in operands] + [example(operands[i].shape, operands[i].dtype)
                                                                    for i in given]
-        t, f = (stage(forward(b), examples, f"jvp_{b.name}", examples_only=True) for b in self.branches)
+        t, f = (stage(forward(b), examples, f"jvp_{b.name}") for b in self.branches)
         return Cond.build(t, f)
 
     # ----- reverse mode -------------------------------------------------------------------------
@@ -145,7 +145,7 @@ class Cond(Primitive):
             return fn
         examples = [example(v.shape, v.dtype) for v in operands]
         examples += [example(d.shape, d.dtype) for d in douts if d is not None]
-        t, f = (stage(backward(b), examples, f"grad_{b.name}", examples_only=True) for b in self.branches)
+        t, f = (stage(backward(b), examples, f"grad_{b.name}") for b in self.branches)
         return Cond.build(t, f)
 
     # ----- batching -----------------------------------------------------------------------------
@@ -169,7 +169,7 @@ class Cond(Primitive):
         def batched(branch):
             return lambda *args: tuple(batched_outputs(branch, args, odims, size))
         examples = [example(v.shape, v.dtype) for v in operands]
-        t, f = (stage(batched(b), examples, f"batched_{b.name}", examples_only=True) for b in self.branches)
+        t, f = (stage(batched(b), examples, f"batched_{b.name}") for b in self.branches)
         return Cond.build(t, f)
 
     # ----- SymPy --------------------------------------------------------------------------------

@@ -114,7 +114,7 @@ class Closed:
         return unflatten(self.out_definition, leaves)
 
 
-def stage(fn, args: tuple, name: str, convert_out=None, examples_only: bool = False) -> Closed:
+def stage(fn, args: tuple, name: str, convert_out=None) -> Closed:
     """Stage ``fn(*args)`` (see the module docstring).  ``convert_out(leaves)`` may replace the leaves
     of the output (a Python number made a Tensor) before they become the graph's outputs."""
     leaves, definition = flatten(tuple(args))
@@ -130,7 +130,10 @@ def stage(fn, args: tuple, name: str, convert_out=None, examples_only: bool = Fa
         out_leaves = [identity(o) if getattr(o, "_is_parameter", False) else o for o in out_leaves]
         return tuple(convert_out(out_leaves) if convert_out is not None else out_leaves)
 
-    graph = trace_to_graph(flat_fn, [leaves[p] for p in positions], name=name, examples_only=examples_only)
+    # placeholders of the operands' types only: a branch or body is a graph for any values (and the
+    # operands may be tracers of any interpreter, SymPy's included)
+    placeholders = [example(leaves[p].shape, leaves[p].dtype) for p in positions]
+    graph = trace_to_graph(flat_fn, placeholders, name=name)
     if graph.effects or graph.attributes:
         what = (f"writes the Parameter '{graph.effects[0][0].name}'" if graph.effects else
                 f"sets the Cell attribute '{graph.attributes[0][1]}'")

@@ -61,3 +61,4 @@ from ..primitives.nn import (AvgPool, BatchNorm, Conv2D, Conv2DBackpropFilter, C
                              SparseSoftmaxCrossEntropyWithLogits)
 from ..primitives.nn_functional import (avg_pool2d, batch_norm, conv2d, cross_entropy, dropout, dropout2d, l1_loss,
                             max_pool2d, mse_loss, nll_loss)
+from ..control_flow.public_ops import ForiLoop, Scan, WhileLoop  # noqa: E402 - issue 24: structured loops
