@@ -27,10 +27,11 @@ import sympy
 from .. import dtype as mstype
 from ..core.primitive import Primitive
 from ..core.prims import move_to_front, zeros_like
-from ..core.stack import MinimsError, bind, wants_grad
+from ..core.stack import MinimsError, array_of, bind, wants_grad
 from ..core.tensor import Tensor
 from ..core.ir import type_text
 from ..primitives.functional import broadcast_to, ne, reshape, select
+from .recording import graph_call, record_as_one_node, values_known
 from .staged import (Branch, Closed, batched_outputs, example, is_float, jvp_outputs, merge_operands, stage,
                      symbolic_outputs, vjp_outputs)
 
@@ -64,7 +65,7 @@ class Cond(Primitive):
         self.pure = true_branch.pure and false_branch.pure
         self.has_effect = true_branch.has_effect or false_branch.has_effect
         self.n_out = len(true_branch.graph.outputs)
-        self._rules = {}
+        self._rules, self._calls = {}, {}
 
     def _attrs(self) -> dict:
         # a tuple of the branches: printed by their names, compared by identity (CSE)
@@ -92,6 +93,14 @@ class Cond(Primitive):
 
     def abstract_eval(self, pred, *operands):
         return self._result(self.branches[0].zeros())
+
+    def record_node(self, trace, args):
+        """Seam 4 (``recording.py``): with the predicate's value known, the level records the chosen
+        branch as a ``GraphCall`` (its residual split); otherwise one node, whose rule is ``bprop``."""
+        if not values_known():
+            return record_as_one_node(self, trace, args)
+        branch = self.branches[0 if np.asarray(array_of(args[0])).item() else 1]
+        return graph_call(self._calls, branch).record_node(trace, branch.pick(args[1:]))
 
     # ----- forward mode -------------------------------------------------------------------------
     def jvp(self, primals, tangents):

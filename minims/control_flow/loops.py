@@ -33,11 +33,12 @@ import numpy as np
 
 from ..core.primitive import Primitive
 from ..core.prims import move_to_front
-from ..core.stack import MinimsError, bind, wants_grad
+from ..core.stack import MinimsError, array_of, bind, wants_grad
 from ..core.tape import vjp
 from ..core.tensor import Tensor
 from ..core.prims import zeros_like
 from ..primitives.functional import broadcast_to, reshape, select, stack as stack_op, transpose
+from .recording import graph_call, record_as_one_node, values_known
 from .staged import (Branch, Closed, batched_or_shared, batched_outputs, example, is_float,
                      jvp_outputs, merge_operands, stage, symbolic_outputs)
 
@@ -101,6 +102,17 @@ class _Loop(Primitive):
     def impl(self, *arrays):
         return _result(self.run_arrays(list(arrays)))
 
+    def record_node(self, trace, args):
+        """Seam 4 (``recording.py``): with values known, the level records each iteration's body, its
+        residuals kept; otherwise one node, whose rule is ``LoopVjp``."""
+        if not values_known():
+            return record_as_one_node(self, trace, args)
+        return _result(self.run(list(args)))
+
+    def _bind_body(self, tensors) -> list:
+        """The body's graph applied as one ``GraphCall`` (a node with its residual split)."""
+        return _as_list(bind(graph_call(self._calls, self.body), *self.body.pick(tensors)))
+
 
 class LoopVjp(_Loop):
     """``(operands, cotangents) -> gradients of the operands at wanted``, for a loop (or a LoopVjp).
@@ -114,7 +126,7 @@ class LoopVjp(_Loop):
         self.loop, self.n_operands, self.wanted, self.reached = loop, n_operands, wanted, reached
         self.n_out = len(wanted)
         self.pure, self.has_effect = loop.pure, loop.has_effect
-        self._rules = {}
+        self._rules, self._calls = {}, {}
 
     @property
     def name(self) -> str:
@@ -146,7 +158,7 @@ class While(_Loop):
         self.n_out = n_carry
         self.pure = cond.pure and body.pure
         self.has_effect = cond.has_effect or body.has_effect
-        self._rules = {}
+        self._rules, self._calls = {}, {}
 
     def _attrs(self) -> dict:
         return {"cond": self.cond, "body": self.body}
@@ -166,9 +178,9 @@ class While(_Loop):
         return operands[:self.n_carry]
 
     def run(self, tensors) -> list:
-        """The loop with ``bind``: each iteration's condition is read (a concrete value)."""
-        while bool(self.cond.call(tensors, effects=False)[0].asnumpy()):
-            tensors = self.body.call(tensors) + list(tensors[self.n_carry:])
+        """The loop with ``bind``: each iteration's condition is read from the values."""
+        while np.asarray(self.cond.run([array_of(t) for t in tensors])[0]).item():
+            tensors = self._bind_body(tensors) + list(tensors[self.n_carry:])
         return list(tensors[:self.n_carry])
 
     # ----- forward mode: a While carrying values and tangents --------------------------------------
@@ -276,7 +288,7 @@ class Scan(_Loop):
         self.body, self.length, self.n_carry, self.n_xs = body, length, n_carry, n_xs
         self.n_out = len(body.graph.outputs)
         self.pure, self.has_effect = body.pure, body.has_effect
-        self._rules = {}
+        self._rules, self._calls = {}, {}
 
     def _attrs(self) -> dict:
         return {"body": self.body, "length": self.length}
@@ -306,7 +318,7 @@ class Scan(_Loop):
     def run(self, tensors) -> list:
         carry, ys = list(tensors[:self.n_carry]), []
         for t in range(self.length):
-            outs = self.body.call(self._step_operands(carry, tensors, t, lambda x, i: x[i]))
+            outs = self._bind_body(self._step_operands(carry, tensors, t, lambda x, i: x[i]))
             carry, ys = outs[:self.n_carry], ys + [outs[self.n_carry:]]
         return carry + [stack_op([y[j] for y in ys]) for j in range(self.n_out - self.n_carry)]
 
