@@ -139,8 +139,8 @@ def stage(fn, args: tuple, name: str, convert_out=None) -> Closed:
                 f"sets the Cell attribute '{graph.attributes[0][1]}'")
         raise SideEffectError(
             f"'{name}' {what}, but a branch or loop body of a graph is run as a graph of its own, where "
-            "a write would happen once, when it is staged, not at each run (MindSpore's WhileLoop, "
-            "ForiLoop and Scan refuse side effects too). Fix: return the new value from the function "
+            "a write would happen once, when it is staged, not at each run (MindSpore 2.10 fails to "
+            "compile such a loop body). Fix: return the new value from the function "
             "and write it after the loop or branch.")
     kinds = [("tensor", body) if kind == "leaf" else ("static", body) for kind, body in graph.out_tree[1]]
     return Closed(optimize(graph), [leaves[p] for p in positions], found["definition"], kinds)
