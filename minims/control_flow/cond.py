@@ -11,8 +11,12 @@ The rows of the table for ``Cond``, each the same primitive over transformed gra
 
 * ``impl`` runs the chosen branch's compiled plan; abstract evaluation gives the joined type;
 * ``jvp``: a ``Cond`` of the two branches' forward-mode graphs (values and tangents);
-* ``bprop``: a ``Cond`` of the branches' backward graphs (each recomputes its branch's forward and
-  runs its rules backwards; the branch that did not run gives zeros).  Being a ``Cond`` again, it is
+* gradient: where a gradient level can read the predicate now (PyNative), it records the branch
+  taken as a ``GraphCall`` (``recording.py``), which goes through the residual split: the branch's
+  forward graph runs once, its backward graph runs on the residuals.  Where it cannot (a graph being
+  staged), ``bprop`` is a ``Cond`` of the branches' backward graphs (each recomputes its branch's
+  forward and runs its rules backwards; the branch that did not run gives zeros), which the residual
+  split of the enclosing graph sends to its backward graph.  Being a ``Cond`` again, it is
   differentiated the same way: second order needs nothing more;
 * batching: with one predicate for all examples, a ``Cond`` of the batched branches; with a
   predicate per example, both branches run on the whole batch and ``select`` picks per example

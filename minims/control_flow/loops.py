@@ -1,4 +1,4 @@
-"""``While`` and ``Scan``: loops whose bodies are graphs — and ``while_loop``, ``scan``, which stage them.
+"""``While`` and ``Scan``: loops whose bodies are graphs (``staging_loops.py`` stages them from Python).
 
 ``while_loop(cond_fn, body_fn, init)`` is ``while cond_fn(c): c = body_fn(c)`` on a *carry* ``c``
 (Tensors in tuples, lists, dicts): both functions are staged into graphs (``staged.stage``), the
@@ -16,14 +16,17 @@ The rows of the table, each a loop over transformed graphs where it can be:
   example is a ``While`` of the batched graphs; one whose condition differs per example runs while
   *any* example continues, and each example keeps its old carry once its own condition is false
   (``select``) — MindSpore 2.10's ``vmap`` refuses this;
-* ``bprop``: the node ``LoopVjp`` (below), whose rule runs the loop forward keeping each iteration's
-  values — the stack of carries for ``While``, the per-step residuals for ``Scan`` — then walks it
-  back through the body's backward rules.  It is a primitive, so a staged graph records it (``jit``
-  of a gradient, the residual split of ``graph/residuals.py``, which sends it to the backward graph
-  with the loop's operands as its residuals), and its own ``bprop`` is ``LoopVjp`` of it: second
-  order needs nothing more.  The trade-off: memory grows with the trip count (every carry is kept),
-  compute is one forward and one backward pass; recomputing each carry from the start instead keeps
-  O(1) carries for O(n²) body runs;
+* gradient: where a gradient level can read the condition now (PyNative), it records each
+  iteration's body as a ``GraphCall`` (``recording.py``): one node per iteration, each keeping its
+  residuals from the residual split — the stack of carries for ``While``, the per-step residuals for
+  ``Scan`` — and the backward pass walks them in reverse.  Where it cannot (a graph being staged:
+  ``jit`` of a gradient, the residual split of ``graph/residuals.py``), ``bprop`` binds ``LoopVjp``
+  (below), whose rule runs the loop forward under a gradient level the same way and then backward;
+  the split sends it to the backward graph with the loop's operands as its residuals.  Its own
+  ``bprop`` is ``LoopVjp`` of it: second order needs nothing more.  The trade-off: memory grows with
+  the trip count (every iteration's residuals are kept; 200 iterations on 1,000 float64 values keep
+  about 3.5 MB where the forward alone keeps 0.07 MB), compute is one forward and one backward pass;
+  recomputing each carry from the start instead keeps O(1) carries for O(n²) body runs;
 * SymPy: a loop runs on SymPy values while its condition is a concrete truth value (the trip count
   is known: the loop is unrolled); a symbolic condition is refused.
 """
@@ -118,8 +121,8 @@ class LoopVjp(_Loop):
     """``(operands, cotangents) -> gradients of the operands at wanted``, for a loop (or a LoopVjp).
 
     Its rule runs ``loop.run`` under a gradient level: the level keeps what each iteration computed
-    (the stack of carries, the residuals of every step), and its backward pass runs the body's rules
-    in reverse order, once per iteration.  Being a loop primitive itself, it is differentiated the
+    (one node per iteration with its residuals: the stack of carries), and its backward pass runs the
+    body's backward graph in reverse order, once per iteration.  Being a loop primitive itself, it is differentiated the
     same way (second order), and recorded as one equation by a graph being staged."""
 
     def __init__(self, loop: _Loop, n_operands: int, wanted: tuple, reached: tuple):

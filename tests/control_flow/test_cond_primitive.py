@@ -111,3 +111,25 @@ def test_cond_reaches_a_captured_parameter():
     for fn in (f, ms.jit(f)):
         _, (gw,) = ms.grad(fn, grad_position=0, weights=[w])(Tensor(X))
         np.testing.assert_allclose(gw.asnumpy(), [X.sum()])
+
+
+def test_cond_under_eager_grad_records_the_taken_branch_through_the_residual_split(monkeypatch):
+    """Item 1 (residual split): in PyNative a gradient level records only the branch taken, as one
+    GraphCall split into forward and backward graphs (closed form of the gradient: 2 per entry)."""
+    from minims.graph.call import GraphCall
+    seen = []
+    original = GraphCall.record_node
+
+    def spy(self, trace, args):
+        seen.append(self.graph.name)
+        return original(self, trace, args)
+    monkeypatch.setattr(GraphCall, "record_node", spy)
+
+    def doubled(a):
+        return a * 2
+
+    def tripled(a):
+        return a * 3
+    g = ms.grad(lambda t: cond(t.sum() > 0, doubled, tripled, t).sum())(Tensor(X))
+    np.testing.assert_allclose(g.asnumpy(), [2.0] * 3)
+    assert seen == ["doubled"]

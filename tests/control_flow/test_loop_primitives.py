@@ -155,3 +155,21 @@ def test_scan_sympy_form_is_unrolled():
     c = symbols_like("c", (2,))
     out = symbolic_call(lambda t: scan(lambda carry, x: (carry * x + 1, carry), t, Tensor(XS))[0], c)
     assert sympy.simplify(out[0] - 13) == 0 and sympy.simplify(out[1] - (15 * c[1] + 21)) == 0
+
+
+def test_while_under_eager_grad_records_each_iteration_through_the_residual_split(monkeypatch):
+    """Item 1 (stack of carries, residual split): in PyNative a gradient level records one GraphCall
+    of the body per iteration (5 doublings from sum 6 to 192: closed form), each split into forward
+    and backward graphs; the gradient is 32 per entry (closed form)."""
+    from minims.graph.call import GraphCall
+    seen = []
+    original = GraphCall.record_node
+
+    def spy(self, trace, args):
+        seen.append(self.graph.name)
+        return original(self, trace, args)
+    monkeypatch.setattr(GraphCall, "record_node", spy)
+    x = Tensor(np.array([1.0, 2.0, 3.0], np.float32))
+    g = ms.grad(lambda t: while_loop(lambda v: v.sum() < 100, lambda v: v * 2, t).sum())(x)
+    np.testing.assert_allclose(g.asnumpy(), [32.0] * 3)
+    assert len(seen) == 5
