@@ -15,7 +15,6 @@ import types
 
 from .. import dtype as mstype
 from ..core.primitive import Primitive
-from ..core.stack import MinimsError
 from ..core.tensor import Tensor
 from ..graph.tracing import is_compiling
 from ..primitives.functional import stack as stack_op
@@ -37,15 +36,13 @@ _FUNCTIONS = (types.FunctionType, types.MethodType)
 
 
 def _python_loop(run):
-    """Run a Python loop, re-raising a failure of the user's function as MindSpore 2.10 does."""
+    """Run a Python loop; a failure of the user's function becomes MindSpore 2.10's ValueError
+    (its message kept after "error info:", the original chained)."""
     try:
         return run()
-    except MinimsError as exc:
-        if isinstance(exc, ValueError):
-            raise
-        raise ValueError(f"Invalid loop_func, please check input arguments and return value, error info: {exc}") from exc
-    except (TypeError, ValueError, AttributeError, IndexError, KeyError, ArithmeticError) as exc:
-        raise ValueError(f"Invalid loop_func, please check input arguments and return value, error info: {exc}") from exc
+    except Exception as exc:
+        raise ValueError("Invalid loop_func, please check input arguments and return value, "
+                         f"error info: {exc}") from exc
 
 
 class WhileLoop(Primitive):

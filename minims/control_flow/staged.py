@@ -18,7 +18,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..core.batching import BatchTrace
-from ..core.ir import Literal, Var, type_text
+from ..core.ir import Var, type_text
 from ..core.jvp import JVPTrace
 from ..core.prims import broadcast_to, move_to_front, zeros_like
 from ..core.stack import MinimsError, pop_trace, push_trace
@@ -33,7 +33,7 @@ from ..primitives.functional import identity
 
 __all__ = ["Closed", "Branch", "SideEffectError", "stage", "flatten", "unflatten", "merge_operands",
            "example", "types_of", "is_float", "run_graph", "jvp_outputs", "batched_outputs", "vjp_outputs",
-           "symbolic_outputs", "at_front"]
+           "symbolic_outputs", "at_front", "batched_or_shared"]
 
 
 class SideEffectError(MinimsError, RuntimeError):
