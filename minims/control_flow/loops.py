@@ -34,9 +34,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..autodiff.jvp_from_bprop import jvp_from_bprop
 from ..core.primitive import Primitive
 from ..core.prims import move_to_front
-from ..core.stack import MinimsError, array_of, bind, wants_grad
+from ..core.stack import MinimsError, array_of, bind, gradient_mask, wants_grad
 from ..core.tape import vjp
 from ..core.tensor import Tensor
 from ..core.prims import zeros_like
@@ -140,6 +141,15 @@ class LoopVjp(_Loop):
 
     def abstract_eval(self, *arrays):
         return _result([np.zeros_like(arrays[i]) for i in self.wanted])
+
+    def jvp(self, primals, tangents):
+        """Forward mode of a loop's gradient: its outputs are linear in the cotangents, so the
+        tangent is derived from its own ``bprop`` (a ``LoopVjp`` of it) by transposing it."""
+        saved, gradient_mask.mask = gradient_mask.mask, None    # a rule running outside: all inputs
+        try:
+            return jvp_from_bprop(self, primals, tangents)
+        finally:
+            gradient_mask.mask = saved
 
     def run(self, tensors) -> list:
         operands, given = tensors[:self.n_operands], iter(tensors[self.n_operands:])
