@@ -247,8 +247,9 @@ class While(_Loop):
         _, (per_example,) = batched_or_shared(self.cond, operands, odims, size)
         key = ("batch", tuple(odims), size, per_example)
         prim, extra = self._rule(key, lambda: self._batched_while(operands, tuple(odims), size, per_example))
-        out = bind(prim, *operands, *extra)
-        return out, _result([odims[i] for i in range(n)])
+        # every operand of the batched While is carried (the body returns the others unchanged)
+        out = _as_list(bind(prim, *operands, *extra))[:n]
+        return _result(out), _result([odims[i] for i in range(n)])
 
     def _batched_while(self, operands, odims, size, per_example):
         n = self.n_carry
@@ -307,10 +308,11 @@ class Scan(_Loop):
         return {"body": self.body, "length": self.length}
 
     @classmethod
-    def build(cls, body: Closed, length: int, n_carry: int) -> tuple:
+    def build(cls, body: Closed, length: int, n_carry: int, n_xs: int) -> tuple:
+        """``(Scan, captured)``: the body's explicit inputs are the carry, then ``n_xs`` slices of
+        stacked values, then values read whole at every step."""
         operands, (pb,) = merge_operands(body.explicit, [body])
-        n = len(body.explicit)
-        return cls(Branch(body.graph, pb), length, n_carry, n - n_carry), operands[n:]
+        return cls(Branch(body.graph, pb), length, n_carry, n_xs), operands[len(body.explicit):]
 
     def abstract_eval(self, *arrays):
         outs = self.body.zeros()
@@ -380,7 +382,7 @@ class Scan(_Loop):
                     + slices([primals[i] for i in gx]) + _examples(primals[c + nx:])
                     + _examples([primals[i] for i in gr]))
         b = stage(body_fn, examples, f"jvp_{self.body.name}")
-        return Scan.build(b, self.length, c + m)
+        return Scan.build(b, self.length, c + m, nx + len(gx))
 
     # ----- batching: a Scan of the batched body -------------------------------------------------------
     def batch(self, values, dims, size):
@@ -414,7 +416,7 @@ class Scan(_Loop):
         examples = (_examples(operands[:c]) + [example(x.shape[1:], x.dtype) for x in operands[c:c + nx]]
                     + _examples(operands[c + nx:]))
         b = stage(body_fn, examples, f"batched_{self.body.name}")
-        return Scan.build(b, self.length, c)
+        return Scan.build(b, self.length, c, nx)
 
     # ----- SymPy: the loop unrolled (its trip count is the static length) -------------------------------
     def sympy(self, *operands):

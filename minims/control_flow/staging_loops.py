@@ -105,7 +105,7 @@ def scan(body_fn, init, xs=None, length: int | None = None):
             f"scan: the body '{name}' must return a pair (carry, y). Fix: return (new_carry, y); y may be None.")
     _check_carry("scan", name, b, definition, leaves, lambda d: d[1][0])
     y_kinds = b.out_kinds[len(leaves):]
-    prim, captured = Scan.build(b, n, len(leaves))
+    prim, captured = Scan.build(b, n, len(leaves), len(x_leaves))
     flat = _listed(bind(prim, *leaves, *x_leaves, *captured)) if b.graph.outputs else []
     carry, stacked = flat[:len(leaves)], iter(flat[len(leaves):])
     ys = [next(stacked) if kind == "tensor" else value for kind, value in y_kinds]

@@ -173,3 +173,16 @@ def test_while_under_eager_grad_records_each_iteration_through_the_residual_spli
     g = ms.grad(lambda t: while_loop(lambda v: v.sum() < 100, lambda v: v * 2, t).sum())(x)
     np.testing.assert_allclose(g.asnumpy(), [32.0] * 3)
     assert len(seen) == 5
+
+
+def test_vmap_over_a_value_the_loop_body_reads_from_outside():
+    """Item 1 (batching with closure conversion): a batched value captured by the body (not carried)
+    is batched inside the loop; closed forms: v = v * y from [1, 2, 3] until sum >= 100 gives
+    [1, 32, 243] for y = [1, 2, 3] and [16, 50, 108] for y = [4, 5, 6]; c = c * y + x over the rows
+    gives [6, 17, 42] and [24, 65, 132]."""
+    x = Tensor(np.array([1.0, 2.0, 3.0]))
+    ys = Tensor(np.array([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]))
+    out = ms.vmap(lambda y: while_loop(lambda v: v.sum() < 100, lambda v: v * y, x))(ys)
+    np.testing.assert_allclose(out.asnumpy(), [[1.0, 32.0, 243.0], [16.0, 50.0, 108.0]])
+    out = ms.vmap(lambda y: scan(lambda c, xi: (c * y + xi, c), x, ys)[0])(ys)
+    np.testing.assert_allclose(out.asnumpy(), [[6.0, 17.0, 42.0], [24.0, 65.0, 132.0]])
