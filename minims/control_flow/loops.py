@@ -174,7 +174,8 @@ class While(_Loop):
         self._rules, self._calls = {}, {}
 
     def _attrs(self) -> dict:
-        return {"cond": self.cond, "body": self.body}
+        # a tuple of the graphs: printed by their names, compared by identity (CSE)
+        return {"graphs": (self.cond, self.body)}
 
     @classmethod
     def build(cls, cond: Closed, body: Closed) -> tuple:
@@ -305,7 +306,7 @@ class Scan(_Loop):
         self._rules, self._calls = {}, {}
 
     def _attrs(self) -> dict:
-        return {"body": self.body, "length": self.length}
+        return {"graphs": (self.body,), "length": self.length}
 
     @classmethod
     def build(cls, body: Closed, length: int, n_carry: int, n_xs: int) -> tuple:
