@@ -136,3 +136,23 @@ def test_foriloop_in_a_graph_mode_cell_differentiates_its_weight():
         np.testing.assert_allclose(gw.asnumpy(), [24.0])
     finally:
         ms.set_context(mode=mode)
+
+
+def test_a_staged_loop_refuses_side_effects_and_endless_conditions():
+    """Item 1/2 (errors): a body writing a Parameter would write once, at staging — refused naming
+    the Parameter (MindSpore 2.10's jit fails on the same ForiLoop with an unrelated TypeError,
+    oracle run); a condition that is the Python True whatever the carry never ends — refused."""
+    from minims.control_flow import InfiniteLoopError, SideEffectError, while_loop
+    w = ms.Parameter(Tensor(np.array([1.0], np.float32)), name="w")
+
+    def body(i, v):
+        ops.assign(w, v)
+        return v * 2
+
+    @ms.jit
+    def f(x, n):
+        return ops.ForiLoop()(0, n, body, x, unroll=False)
+    with pytest.raises(SideEffectError, match="writes the Parameter 'w'"):
+        f(Tensor(np.array([1.0], np.float32)), Tensor(3))
+    with pytest.raises(InfiniteLoopError, match="never end"):
+        while_loop(lambda v: True, lambda v: v * 2, Tensor(X))
