@@ -33,14 +33,14 @@ The rows of the table, each a loop over transformed graphs where it can be:
 from __future__ import annotations
 
 import numpy as np
+import sympy
 
 from ..autodiff.jvp_from_bprop import jvp_from_bprop
 from ..core.primitive import Primitive
-from ..core.prims import move_to_front
 from ..core.stack import MinimsError, array_of, bind, gradient_mask, wants_grad
 from ..core.tape import vjp
 from ..core.tensor import Tensor
-from ..core.prims import zeros_like
+from ..core.prims import move_to_front, zeros_like
 from ..primitives.functional import broadcast_to, reshape, select, stack as stack_op, transpose
 from .recording import graph_call, record_as_one_node, values_known
 from .staged import (Branch, Closed, batched_or_shared, batched_outputs, example, is_float,
@@ -122,9 +122,10 @@ class LoopVjp(_Loop):
     """``(operands, cotangents) -> gradients of the operands at wanted``, for a loop (or a LoopVjp).
 
     Its rule runs ``loop.run`` under a gradient level: the level keeps what each iteration computed
-    (one node per iteration with its residuals: the stack of carries), and its backward pass runs the
-    body's backward graph in reverse order, once per iteration.  Being a loop primitive itself, it is differentiated the
-    same way (second order), and recorded as one equation by a graph being staged."""
+    (one node per iteration with its residuals: the stack of carries), and its backward pass runs
+    the body's backward graph in reverse order, once per iteration.  Being a loop primitive itself,
+    it is differentiated the same way (second order), and recorded as one equation by a graph being
+    staged."""
 
     def __init__(self, loop: _Loop, n_operands: int, wanted: tuple, reached: tuple):
         self.loop, self.n_operands, self.wanted, self.reached = loop, n_operands, wanted, reached
@@ -246,6 +247,10 @@ class While(_Loop):
             for i in grown:
                 operands[i], odims[i] = broadcast_to(operands[i], (size,) + tuple(operands[i].shape)), 0
         _, (per_example,) = batched_or_shared(self.cond, operands, odims, size)
+        if per_example:     # the examples stop at different iterations: every carry differs per example
+            for i in range(n):
+                if odims[i] is None:
+                    operands[i], odims[i] = broadcast_to(operands[i], (size,) + tuple(operands[i].shape)), 0
         key = ("batch", tuple(odims), size, per_example)
         prim, extra = self._rule(key, lambda: self._batched_while(operands, tuple(odims), size, per_example))
         # every operand of the batched While is carried (the body returns the others unchanged)
@@ -278,7 +283,6 @@ class While(_Loop):
 
     # ----- SymPy: unrolled while the condition is a concrete truth value -----------------------------
     def sympy(self, *operands):
-        import sympy
         operands = list(operands)
         while True:
             p = np.asarray(symbolic_outputs(self.cond, operands)[0], dtype=object).reshape(-1)[0]

@@ -186,3 +186,14 @@ def test_vmap_over_a_value_the_loop_body_reads_from_outside():
     np.testing.assert_allclose(out.asnumpy(), [[1.0, 32.0, 243.0], [16.0, 50.0, 108.0]])
     out = ms.vmap(lambda y: scan(lambda c, xi: (c * y + xi, c), x, ys)[0])(ys)
     np.testing.assert_allclose(out.asnumpy(), [[6.0, 17.0, 42.0], [24.0, 65.0, 132.0]])
+
+
+def test_vmap_with_a_condition_per_example_batches_a_shared_carry():
+    """Item 1 (batching: while any example continues): a counter that starts the same for every
+    example ends per example (closed form: 5 doublings from sum 6, 1 from sum 60)."""
+    start = Tensor(np.array(0, np.int64))
+    batch = Tensor(np.array([[1.0, 2.0, 3.0], [10.0, 20.0, 30.0]]))
+    count, out = ms.vmap(lambda x: while_loop(lambda c: c[1].sum() < 100, lambda c: (c[0] + 1, c[1] * 2),
+                                              (start, x)))(batch)
+    np.testing.assert_array_equal(count.asnumpy(), [5, 1])
+    np.testing.assert_allclose(out.asnumpy(), [[32.0, 64.0, 96.0], [20.0, 40.0, 60.0]])
