@@ -376,6 +376,29 @@ def _gradient_tools():
             BCase("InsertGradientOf", lambda x: hook(x), args_of(rand(2, 3)), True),
             BCase("RecomputedBlock", RecomputedBlock(), args_of(rand(2, 3), rand(2, 3)))]
 
+
+@cases("Cond", "While", "Scan", "LoopVjp")
+def _control_flow():
+    """Issue 24: a predicate and a loop condition per example (select; while any continues)."""
+    from minims.control_flow import cond, scan, while_loop
+
+    def branch(x, y):
+        return cond(ops.sum(x) > 0, lambda a, b: ops.sin(a) * b, lambda a, b: a * 3.0, x, y)
+
+    def loop(x):
+        return while_loop(lambda v: ops.sum(ops.abs(v)) < 20.0, lambda v: v * 2.0 + 0.5, x)
+
+    def steps(c, xs):
+        return scan(lambda carry, x: (carry * ops.sin(x) + 1.0, carry * 2.0), c, xs)
+    def loss(x):
+        start = Tensor(np.array(0, np.int64))
+        return ops.sum(while_loop(lambda c: c[0] < 2, lambda c: (c[0] + 1, ops.sin(c[1]) * c[1]), (start, x))[1])
+    return [BCase("Cond", branch, args_of(rand(2, 3), rand(3))),
+            BCase("While", loop, args_of(rand(3))),
+            BCase("Scan", steps, args_of(rand(2), rand(3, 2))),
+            BCase("LoopVjp (no rule: once per example)", ms.jit(ms.grad(loss)), args_of(rand(3)))]
+
+
 #: Primitives with a batching rule (or none) that the stack-and-compare cases cannot cover, and why;
 #: each reason is checked by a test of its own below.
 NOT_STACKED = {

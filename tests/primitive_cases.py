@@ -486,6 +486,53 @@ def _cross_entropy(rng):
     return out
 
 
+# ----- control flow (issue 24): primitives whose parameters are graphs -------------------------------------
+@cases_for("Cond")
+def _cond(rng):
+    """One case per branch taken; the SymPy form is a Piecewise, differentiated by SymPy."""
+    from minims.control_flow import cond
+
+    def fn(x, y):
+        return cond(x.sum() > 0, lambda a, b: ops.sin(a) * b, lambda a, b: a * 3.0 + b * b, x, y)
+    x, y = values(rng, (2, 3)), values(rng, (2, 3))
+    return [_symbolic("Cond(true)", fn, (Tensor(np.abs(x.asnumpy())), y)),
+            _symbolic("Cond(false)", fn, (Tensor(-np.abs(x.asnumpy())), y))]
+
+
+@cases_for("While")
+def _while(rng):
+    """A While with a concrete trip count (an integer counter): SymPy unrolls it."""
+    from minims.control_flow import while_loop
+
+    def fn(x, w):
+        start = Tensor(np.array(0, np.int64))
+        return while_loop(lambda c: c[0] < 3, lambda c: (c[0] + 1, ops.sin(c[1]) * c[2] + c[1], c[2]),
+                          (start, x, w))[1]
+    return [_symbolic("While(3 steps)", fn, (values(rng, (2, 3)), values(rng, (3,))))]
+
+
+@cases_for("Scan")
+def _scan(rng):
+    """A Scan over the rows of xs: its SymPy form is the loop unrolled."""
+    from minims.control_flow import scan
+
+    def fn(c, xs):
+        return scan(lambda carry, x: (carry * ops.sin(x) + 1.0, carry * carry), c, xs)
+    return [_symbolic("Scan(3 steps)", fn, (values(rng, (2,)), values(rng, (3, 2))))]
+
+
+@cases_for("LoopVjp")
+def _loop_vjp(rng):
+    """A loop's gradient in a compiled graph is one LoopVjp: forward mode over it (central
+    differences: it has no SymPy rule of its own)."""
+    from minims.control_flow import while_loop
+
+    def loss(x):
+        start = Tensor(np.array(0, np.int64))
+        return ops.sum(while_loop(lambda c: c[0] < 2, lambda c: (c[0] + 1, ops.sin(c[1]) * c[1]), (start, x))[1])
+    return [Case("jit(grad(While))", jit(ms.grad(loss)), (values(rng, (3,)),))]
+
+
 #: Each case-making function once, in the order of registration.
 BUILDERS = list(dict.fromkeys(CASES.values()))
 

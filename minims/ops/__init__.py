@@ -67,3 +67,4 @@ from ..primitives.clip import clamp, clip, clip_by_global_norm, clip_by_norm, cl
 from ..autodiff.custom_op import Custom  # noqa: E402 - issue 26: a user's row of the primitive table
 from ..fast.hybrid import kernel  # noqa: E402 - issue 26: MindSpore's Hybrid DSL for ops.Custom
 from ..primitives.trig import tan  # noqa: E402 - issue 26: MindSpore's jet tests use it
+from ..control_flow.public_ops import ForiLoop, Scan, WhileLoop  # noqa: E402 - issue 24: structured loops

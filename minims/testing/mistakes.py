@@ -752,6 +752,44 @@ clip(Tensor([1.0]), Tensor([2.0]))
     _m("amp-unknown-level", "train", "An amp level that does not exist",
        'ms.amp.auto_mixed_precision(nn.Dense(2, 2), "O4")',
        ValueError, ["amp level 'O4' is not supported", "Fix", "O0, O1, O2, O3"]),
+    # ----- control flow in a graph (issue 24) ---------------------------------------------------------
+    _m("whileloop-carry-dtype", "graph", "A WhileLoop body that changes the carry's dtype, inside @jit",
+       '''
+@ms.jit
+def f(x):
+    return ops.WhileLoop()(lambda v: v.sum() < 100, lambda v: ops.cast(v * 2, ms.int32), x)
+
+f(Tensor([1.0, 2.0]))
+''', TypeError, ["carry leaf 0", "Float32", "Int32", "one type for all iterations", "Fix"]),
+    _m("whileloop-carry-shape", "graph", "A WhileLoop body that changes the carry's shape, inside @jit",
+       '''
+@ms.jit
+def f(x):
+    return ops.WhileLoop()(lambda v: v.sum() < 100, lambda v: ops.concat([v, v]), x)
+
+f(Tensor([1.0, 2.0]))
+''', ValueError, ["carry leaf 0", "Float32[2]", "Float32[4]", "Fix"]),
+    _m("loop-body-writes-parameter", "graph", "A loop body that writes a Parameter, inside @jit",
+       '''
+w = Parameter(Tensor([1.0]), name="w")
+
+def body(i, v):
+    ops.assign(w, v)
+    return v * 2
+
+@ms.jit
+def f(x, n):
+    return ops.ForiLoop()(0, n, body, x, unroll=False)
+
+f(Tensor([1.0]), Tensor(3))
+''', RuntimeError, ["writes the Parameter 'w'", "once", "Fix", "after the loop"], "TypeError",
+       "MindSpore 2.10 fails while compiling the loop with an unrelated TypeError about the number of "
+       "arguments; minims names the write."),
+    _m("scan-xs-tensor", "graph", "ops.Scan given a Tensor as xs",
+       '''
+ops.Scan()(lambda c, x: (c + x, c), Tensor(np.zeros(2, np.float32)), Tensor(np.ones((3, 2), np.float32)))
+''', TypeError, ["'Scan'", "'xs'", "list", "Tensor", "Fix"], "same",
+       "MindSpore 2.10's own check fails with a TypeError from isinstance; minims says what xs may be."),
 )
 
 
