@@ -56,9 +56,6 @@ class Softmax(Cell):
     def construct(self, x):
         return ops.softmax(x, self.axis)
 
-    def extend_repr(self):
-        return f"axis={self.axis}"
-
 
 class LogSoftmax(Cell):
     """``log(softmax(x, axis))``, computed stably."""
@@ -70,9 +67,6 @@ class LogSoftmax(Cell):
 
     def construct(self, x):
         return ops.log_softmax(x, self.axis)
-
-    def extend_repr(self):
-        return f"axis={self.axis}"
 
 
 _ACTIVATIONS = {"relu": ReLU, "relu6": ReLU6, "sigmoid": Sigmoid, "tanh": Tanh, "softmax": Softmax,
