@@ -4,6 +4,7 @@ from .layers import (AvgPool2d, BatchNorm1d, BatchNorm2d, CellList, Conv2d, Dens
                      Flatten, LogSoftmax, MatMul, MaxPool2d, ReLU, ReLU6, SequentialCell, Sigmoid, Softmax,
                      Tanh, get_activation)
 from .loss import L1Loss, LossBase, MSELoss, SoftmaxCrossEntropyWithLogits
+from .loss import BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, MAELoss, NLLLoss
 from .wrap import TrainOneStepCell, WithLossCell
 from .eval_cell import WithEvalCell
 from . import learning_rate_schedule, optim

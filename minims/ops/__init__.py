@@ -61,3 +61,15 @@ from ..primitives.nn import (AvgPool, BatchNorm, Conv2D, Conv2DBackpropFilter, C
                              SparseSoftmaxCrossEntropyWithLogits)
 from ..primitives.nn_functional import (avg_pool2d, batch_norm, conv2d, cross_entropy, dropout, dropout2d, l1_loss,
                             max_pool2d, mse_loss, nll_loss)
+# issue 25 item 2 (the beginner path): creation, random draws, compositions, sorting, special functions
+from ..primitives.creation import arange, eye, linspace
+from ..primitives.random import (StandardNormal, UniformInt, UniformReal, rand, randint, randn,
+                                 standard_normal)
+from ..primitives.composite_math import (clamp, clip, clip_by_value, cumsum, gelu, isnan, leaky_relu, logsumexp,
+                                         masked_fill, norm, prod, round, softplus)
+from ..primitives.composite_array import (BiasAdd, Flatten, Shape, bias_add, bmm, chunk, dense, diag, partial,
+                                          repeat_interleave, shape, split, swapaxes, tensor_dot, tile)
+from ..primitives.sorting import sort, topk
+from ..primitives.special import Erf, erf
+from ..primitives.nn_losses import binary_cross_entropy, binary_cross_entropy_with_logits
+from ..primitives import more_tensor_methods  # noqa: F401,E402 - installs the methods of issue 25 item 2
