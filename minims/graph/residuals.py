@@ -6,15 +6,18 @@ need — every primal primitive runs twice.  A compiler keeps those values inste
 
 The split is partial evaluation of one *joint* graph, ``(inputs, output cotangents) -> (outputs,
 input gradients)``, staged once (the forward equations and the rules' equations in one graph, the
-way ``jit(grad(f))`` stages them).  An equation is *known* when none of its inputs depends on the
-cotangents — the forward computation, and whatever the rules compute from the primal values alone
-(``cos(x)`` for the rule of ``sin``) — and *unknown* otherwise, as JAX's ``partial_eval_jaxpr``
-splits a jaxpr.  Then
+way ``jit(grad(f))`` stages them), by the same interpreter that stages every graph: the core's
+staging trace, which records what depends on its placeholders and hands everything else down to the
+levels below it (as it does for ``linearize``, whose tangents are its only placeholders).  The joint
+graph is interpreted under two staging traces at once:
 
-* the **forward graph** runs the known equations and returns the outputs *and the residuals*, the
-  known values the unknown equations read;
-* the **backward graph** takes the residuals and the cotangents and runs only the unknown
-  equations: linear in the cotangents, with no primal primitive in it.
+* the **forward graph**'s trace, below, whose placeholders are the inputs: it records every equation
+  that does not read a cotangent — the forward computation, and whatever the rules compute from the
+  primal values alone (``cos(x)`` for the rule of ``sin``);
+* the **backward graph**'s trace, above, whose placeholders are the cotangents: it records only the
+  equations that read one (linear in the cotangents, with no primal primitive in it), and the forward
+  values those equations read become its inputs from outside — the *residuals*, which the forward
+  graph returns after the outputs.
 
 Both are ordinary graphs, so differentiating the backward graph again (second order) splits it the
 same way.  A graph with Parameter writes (``ops.assign``) is not split: its forward must run as it
@@ -22,9 +25,14 @@ was staged, and the rule of its node (``call.ResidualRule``) replays it from the
 """
 from __future__ import annotations
 
+import numpy as np
+
 from ..core.ir import Graph, Var
+from ..core.stack import dispatch
+from ..core.staging import StagingTrace, trace_to_graph
+from ..core.tensor import Tensor
 from .passes import eliminate_dead_code, optimize
-from .replay import stage_vjp
+from .replay import interpret, stage_vjp
 
 __all__ = ["ResidualSplit", "split_for_gradient"]
 
@@ -91,28 +99,62 @@ def split_for_gradient(graph: Graph, positions: tuple) -> ResidualSplit | None:
     return _partial_evaluate(staged, n, k, graph.name, positions)
 
 
+class _UnknownsOnly(StagingTrace):
+    """The backward graph's trace: an equation that reads no cotangent goes down to the forward
+    graph's trace, whatever the primitive (a random draw or a print of the forward stays there)."""
+
+    def process(self, prim, args):
+        if prim.inline is None and not any(self.needs(a) for a in args):
+            return dispatch(prim, args, below=self.level)
+        return super().process(prim, args)
+
+
 def _partial_evaluate(joint: Graph, n: int, k: int, name: str, positions: tuple) -> ResidualSplit | None:
-    ins, cotangents = joint.inputs[:n], joint.inputs[n:]
-    unknown = {v.index for v in cotangents}
-    known_eqs, unknown_eqs = [], []
-    for eq in joint.equations:
-        if any(isinstance(a, Var) and a.index in unknown for a in eq.ins):
-            unknown_eqs.append(eq)
-            unknown.update(v.index for v in eq.outs)
-        else:
-            known_eqs.append(eq)
-    outputs, grads = joint.outputs[:k], joint.outputs[k:]
-    if any(isinstance(o, Var) and o.index in unknown for o in outputs):
-        return None                              # cannot happen for a vjp; refuse rather than guess
-    residuals, seen = [], set()
-    for x in [a for eq in unknown_eqs for a in eq.ins] + list(grads):
-        if isinstance(x, Var) and x.index not in unknown and x.index not in seen:
-            seen.add(x.index)
-            residuals.append(x)
-    forward = Graph(f"{name}_forward", ins, known_eqs, list(outputs) + residuals,
-                    _tuple_tree(k + len(residuals)), [], [], n)
-    forward = eliminate_dead_code(forward)
-    backward = Graph(f"{name}_grad", residuals + list(cotangents), unknown_eqs, list(grads),
-                     _tuple_tree(len(grads)), [], [], len(residuals) + len(cotangents))
-    backward = eliminate_dead_code(backward)
-    return ResidualSplit(forward, backward, k, positions)
+    """Split ``joint`` (``n`` inputs, then the cotangents; ``k`` outputs, then the gradients) by
+    interpreting it under the forward graph's trace and, inside, the backward graph's (module
+    docstring)."""
+    staged = {}
+
+    def forward(*ins):
+        def backward(*cotangents):
+            flat = interpret(joint, (*ins, *cotangents))
+            flat = flat if isinstance(flat, tuple) else (flat,)
+            staged["outputs"] = flat[:k]
+            return flat[k:]
+        trace = _UnknownsOnly(f"{name}_grad")
+        staged["backward"] = trace_to_graph(backward, _zeros_like(joint.inputs[n:]), trace=trace)
+        if any(isinstance(o, Tensor) and getattr(o, "_trace", None) is trace for o in staged["outputs"]):
+            raise _NotSplittable                # an output read a cotangent: not a vjp's joint graph
+        return (*staged["outputs"], *staged["backward"].implicit)
+
+    try:
+        forward_graph = trace_to_graph(forward, _zeros_like(joint.inputs[:n]), name=f"{name}_forward")
+    except _NotSplittable:
+        return None
+    staged_backward = staged["backward"]
+    n_cotangents = len(staged_backward.inputs) - len(staged_backward.implicit)
+    cotangents, residual_inputs = staged_backward.inputs[:n_cotangents], staged_backward.inputs[n_cotangents:]
+    # one name per residual in both graphs, the backward graph's other values numbered after the
+    # forward graph's: a residual reads the same in both
+    for forward_var, backward_var in zip(forward_graph.outputs[k:], residual_inputs):
+        backward_var.index = forward_var.index
+    fresh = max(v.index for v in _vars(forward_graph)) + 1
+    for v in _vars(staged_backward)[:n_cotangents] + _vars(staged_backward)[len(staged_backward.inputs):]:
+        v.index, fresh = fresh, fresh + 1
+    backward_graph = Graph(f"{name}_grad", residual_inputs + cotangents, staged_backward.equations,
+                           staged_backward.outputs, _tuple_tree(len(staged_backward.outputs)), [], [],
+                           len(staged_backward.inputs))
+    return ResidualSplit(eliminate_dead_code(forward_graph), eliminate_dead_code(backward_graph), k, positions)
+
+
+class _NotSplittable(Exception):
+    pass
+
+
+def _zeros_like(variables) -> list:
+    return [Tensor._make(np.zeros(v.shape, v.dtype.np_dtype)) for v in variables]
+
+
+def _vars(graph: Graph) -> list:
+    """Every Var of ``graph``, once: its inputs, then each equation's outputs."""
+    return list(graph.inputs) + [v for eq in graph.equations for v in eq.outs]

@@ -9,7 +9,8 @@ Each is a few lines over the interpreters:
   computation has concrete values and runs at once, each tangent operation involves the tangent
   placeholders and is recorded.  That is *partial evaluation*: the graph left behind is the linear
   part alone, with what it needs from the primal pass (cos x for sin x) as constants, and its
-  ``jvp_fn`` never runs a primal operation again;
+  ``jvp_fn`` never runs a primal operation again (Graph mode's residual split, in
+  ``minims.graph.residuals``, is the same staging with the cotangents as the placeholders);
 * ``jacfwd`` is ``vmap`` of ``jvp`` over the basis of the inputs, ``jacrev`` ``vmap`` of ``vjp`` over
   the basis of an output (one pass per column or row, all of them in one batched pass, so the
   function itself runs once);

@@ -14,7 +14,7 @@ import minims as ms
 import minims.nn as nn
 from minims import Tensor, ops
 from minims.testing import leftover_state
-from test_batching_rules import CASE_PARAMS, examples_for, leaves
+from batching_cases import CASE_PARAMS, examples_for, leaves
 
 
 @pytest.fixture(autouse=True)
