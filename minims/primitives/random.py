@@ -53,6 +53,16 @@ def _shape(op: str, shape) -> tuple:
     return tuple(int(s) for s in shape)
 
 
+_streams: dict = {}          # stream key -> its generator, until the next set_seed
+
+
+def _restart(_seed) -> None:
+    _streams.clear()
+
+
+context.add_seed_listener(_restart)
+
+
 class _Draw(Primitive):
     """A random primitive: ``impl`` draws from this instance's stream or the global one."""
 
@@ -63,11 +73,18 @@ class _Draw(Primitive):
     def __init__(self, seed=0, seed2=0):
         self.seed = _seed_value(self.name, "seed", seed)
         self.seed2 = _seed_value(self.name, "seed2", seed2)
-        if seed or seed2:
-            self._generator = np.random.default_rng([self.seed, self.seed2])
+        # a stream of its own: looked up on every draw (not held), so a compiled graph that keeps
+        # this instance still follows set_seed, which restarts the streams
+        self._stream = (self.name, self.seed, self.seed2, id(self)) if seed or seed2 else None
 
     def _rng(self) -> np.random.Generator:
-        return self.__dict__.get("_generator") or context.global_rng()
+        if self._stream is None:
+            return context.global_rng()
+        if self._stream not in _streams:
+            name, seed, seed2, _owner = self._stream          # the owner keeps instances apart
+            seeds = [context.get_seed() or 0, zlib.crc32(name.encode()), seed, seed2]
+            _streams[self._stream] = np.random.default_rng(seeds)
+        return _streams[self._stream]
 
 
 class StandardNormal(_Draw):
@@ -126,25 +143,12 @@ class UniformInt(_Draw):
 
 
 # ----- the functions: a function's seed names a stream of its own ------------------------------------
-_streams: dict = {}          # (function, seed) -> its generator, until the next set_seed
-
-
-def _restart(_seed) -> None:
-    _streams.clear()
-
-
-context.add_seed_listener(_restart)
-
-
 def _draw(prim_type, op: str, seed):
-    """An instance of ``prim_type`` drawing from the stream ``seed`` names (the global one for None)."""
+    """An instance of ``prim_type`` drawing from the stream ``seed`` names (the global one for None):
+    one stream per function and seed, shared by its calls."""
     prim = prim_type()
     if seed is not None:
-        seed = _seed_value(op, "seed", seed)
-        key = (op, seed)
-        if key not in _streams:
-            _streams[key] = np.random.default_rng([context.get_seed() or 0, seed, zlib.crc32(op.encode())])
-        prim._generator = _streams[key]
+        prim._stream = (op, _seed_value(op, "seed", seed), 0, None)
     return prim
 
 

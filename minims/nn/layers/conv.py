@@ -166,9 +166,14 @@ class Conv2dTranspose(Cell):
             self.bias = Parameter(initializer(bias_init, [out_channels], dtype), name="bias")
 
     def construct(self, x):
-        if not isinstance(x, Tensor) or x.ndim != 4 or x.shape[1] != self.in_channels:
+        if not isinstance(x, Tensor) or x.ndim != 4:
             raise ValueError(f"{self.path}: Conv2dTranspose(in_channels={self.in_channels}, ...) expects a 4-D "
-                             f"input (N, {self.in_channels}, H, W), but got {_describe(x)}.")
+                             f"input (N, {self.in_channels}, H, W), but got {_describe(x)}. Fix: reshape the data "
+                             "to (batch, channels, height, width).")
+        if x.shape[1] != self.in_channels:       # RuntimeError on MindSpore 2.10 (its kernel fails)
+            raise ShapeMismatchError(f"{self.path}: Conv2dTranspose(in_channels={self.in_channels}, ...) got an input "
+                                     f"with {x.shape[1]} channels (shape {list(x.shape)}). Fix: build "
+                                     f"Conv2dTranspose({x.shape[1]}, ...) or feed {self.in_channels} channels.")
         n, _, h, w = x.shape
         out_h, out_w = (_transposed_length(self.pad_mode, size, k, s, d, p) for size, k, s, d, p in zip(
             (h, w), self.kernel_size, self.stride, self.dilation, self._pads))
