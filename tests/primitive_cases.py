@@ -459,6 +459,13 @@ def _cross_entropy(rng):
     return out
 
 
+@cases_for("Erf")
+def _erf(rng):
+    """The error function (issue 25 item 2); the reference is SymPy's ``erf`` and its derivative."""
+    from minims.primitives.special import Erf
+    return [_symbolic("Erf", Erf(), (values(rng, s),)) for s in SHAPES]
+
+
 #: Each case-making function once, in the order of registration.
 BUILDERS = list(dict.fromkeys(CASES.values()))
 

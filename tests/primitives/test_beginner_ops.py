@@ -131,3 +131,14 @@ def test_vmap_is_the_stack_of_single_calls(name):
     for f in (fn, ms.grad(fn)):
         expected = np.stack([f(a).asnumpy(), f(other).asnumpy()])
         np.testing.assert_allclose(ms.vmap(f)(batch).asnumpy(), expected, rtol=1e-5, atol=1e-6)
+
+
+def test_a_draw_inside_vmap_is_shared_by_the_batch():
+    """Issue 25 item 2: a random op has no Tensor input, so vmap never sees it: one draw for the whole
+    batch (the batch rows differ by their inputs only), seeded like a single call."""
+    batch = Tensor(np.arange(6.0, dtype=np.float32).reshape(2, 3))
+    ms.set_seed(11)
+    out = ms.vmap(lambda row: row + ops.randn(3))(batch).asnumpy()
+    ms.set_seed(11)
+    noise = ops.randn(3).asnumpy()
+    np.testing.assert_array_equal(out, batch.asnumpy() + noise)
