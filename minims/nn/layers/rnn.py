@@ -104,7 +104,9 @@ class LSTM(Cell):
     def construct(self, x, hx=None, seq_length=None):
         if not isinstance(x, Tensor) or x.ndim != 3 or x.shape[-1] != self.input_size:
             raise ValueError(f"{self.path}: LSTM(input_size={self.input_size}, ...) expects a 3-D input "
-                             f"({'N, T' if self.batch_first else 'T, N'}, {self.input_size}), but got {_describe(x)}.")
+                             f"({'N, T' if self.batch_first else 'T, N'}, {self.input_size}), but got {_describe(x)}. Fix: build "
+                             f"LSTM(input_size=<size of the input's last axis>, ...), or batch_first=True for "
+                             "(batch, time, features).")
         if seq_length is not None:
             raise NotImplementedError(f"{self.path}: seq_length (sequences of different lengths in one batch) is "
                                       "not supported by minims' LSTM. Fix: pad and run the sequences of equal "
