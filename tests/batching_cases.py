@@ -437,3 +437,19 @@ def in_axes_variants(example):
         variants += [tuple(None if j == i else (r if i % 2 else 0) for j, r in enumerate(ranks))
                      for i in range(len(example))]
     return variants
+
+
+# ----- issue 25 item 2: the error function and the sort order ---------------------------------------------
+def _beginner_cases():
+    from minims.primitives.sorting import Argsort
+    from minims.primitives.special import Erf
+    return ([BCase("Erf", Erf(), args_of(rand(2, 3))), BCase("Erf scalar", Erf(), args_of(rand()))]
+            + [BCase(f"Argsort({axis}, {down})", Argsort(axis, down), args_of(unique(2, 3, 2)), True)
+               for axis in (0, -1, 1) for down in (False, True)])
+
+
+BATCH_CASES["Erf"] = BATCH_CASES["Argsort"] = _beginner_cases
+NOT_STACKED.update(dict.fromkeys(
+    ("StandardNormal", "UniformReal", "UniformInt"),
+    "random, with no Tensor input: vmap never sees it, one draw is shared by the batch (checked in "
+    "tests/primitives/test_beginner_ops.py)"))

@@ -533,6 +533,13 @@ def _loop_vjp(rng):
     return [Case("jit(grad(While))", jit(ms.grad(loss)), (values(rng, (3,)),))]
 
 
+@cases_for("Erf")
+def _erf(rng):
+    """The error function (issue 25 item 2); the reference is SymPy's ``erf`` and its derivative."""
+    from minims.primitives.special import Erf
+    return [_symbolic("Erf", Erf(), (values(rng, s),)) for s in SHAPES]
+
+
 #: Each case-making function once, in the order of registration.
 BUILDERS = list(dict.fromkeys(CASES.values()))
 

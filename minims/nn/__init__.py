@@ -4,6 +4,7 @@ from .layers import (AvgPool2d, BatchNorm1d, BatchNorm2d, CellList, Conv2d, Dens
                      Flatten, LogSoftmax, MatMul, MaxPool2d, ReLU, ReLU6, SequentialCell, Sigmoid, Softmax,
                      Tanh, get_activation)
 from .loss import L1Loss, LossBase, MSELoss, SoftmaxCrossEntropyWithLogits
+from .loss import BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, MAELoss, NLLLoss
 from .wrap import TrainOneStepCell, WithLossCell
 from .eval_cell import WithEvalCell
 from . import learning_rate_schedule, optim
@@ -15,3 +16,4 @@ from .optim import (SGD, Adam, Momentum, Optimizer, cosine_decay_lr, exponential
 from .value_and_grad import ForwardValueAndGrad  # noqa: E402 - issue 26
 from .loss_scale import (DynamicLossScaleUpdateCell, FixedLossScaleUpdateCell,  # noqa: E402 - issue 26
                          TrainOneStepWithLossScaleCell)
+from .layers import Conv2dTranspose, Embedding, GELU, LeakyReLU, LSTM   # issue 25 item 2

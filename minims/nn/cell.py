@@ -24,7 +24,7 @@ import itertools
 import weakref
 from collections import OrderedDict
 
-from ..tensors.parameter import Parameter, ParameterTuple
+from ..tensors.parameter import Parameter, ParameterTuple, is_generated_name
 from ..tensors.convert import _describe
 from ..graph.tracing import current_trace
 from . import param_names, precision
@@ -102,7 +102,7 @@ class Cell:
         if isinstance(value, Parameter):
             self._check_init()
             d["_cells"].pop(name, None)
-            if value.name in ("Parameter", None):
+            if is_generated_name(value.name):
                 value.name = name
             param_names.warn_if_name_taken(self, name, value)
             d["_params"][name] = value

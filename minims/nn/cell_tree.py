@@ -109,8 +109,10 @@ def _own_repr(cell) -> bool:
 
 
 def tree_repr(cell) -> str:
-    """MindSpore's ``Cell.__repr__``: ``Name<`` then ``  (child): ...`` lines, indented two spaces per
-    level, and ``  >`` closing each Cell with children; ``Name<>`` for a Cell without any."""
+    """MindSpore 2.10's ``Cell.__repr__``: ``Name(extra)`` for a Cell whose only line is its
+    ``extend_repr()``, ``Name()`` for one with nothing to show, otherwise ``Name(`` then its
+    ``extend_repr`` lines and one ``(child): ...`` line per child Cell, each two spaces deeper, and
+    ``)`` at the Cell's own depth.  A child whose class has its own ``__repr__`` prints by it."""
     lines = []
     stack = [("", "", cell)]             # (indent, "(name): " or "", item); a str item closes a Cell
     while stack:
@@ -123,12 +125,16 @@ def tree_repr(cell) -> str:
             lines.append(indent + label + text[0])
             lines.extend(indent + line for line in text[1:])
             continue
+        extend = item.extend_repr()
+        extra = extend.split("\n") if extend else []
         children = list(_children(item).items())
-        if not children:
-            lines.append(f"{indent}{label}{type(item).__name__}<>")
+        name = type(item).__name__
+        if not children and len(extra) <= 1:
+            lines.append(f"{indent}{label}{name}({''.join(extra)})")
             continue
-        lines.append(f"{indent}{label}{type(item).__name__}<")
+        lines.append(f"{indent}{label}{name}(")
         inner = indent + "  "
-        stack.append((inner, "", ">"))
-        stack.extend((inner, f"({name}): ", child) for name, child in reversed(children))
+        lines.extend(inner + line for line in extra)
+        stack.append((indent, "", ")"))
+        stack.extend((inner, f"({key}): ", child) for key, child in reversed(children))
     return "\n".join(lines)

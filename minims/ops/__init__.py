@@ -63,8 +63,20 @@ from ..primitives.nn_functional import (avg_pool2d, batch_norm, conv2d, cross_en
                             max_pool2d, mse_loss, nll_loss)
 from ..primitives.depend import Depend, depend  # noqa: E402
 from ..autodiff.tensor_hooks import InsertGradientOf  # noqa: E402
-from ..primitives.clip import clamp, clip, clip_by_global_norm, clip_by_norm, clip_by_value  # noqa: E402 - issue 26: gradient clipping
+from ..primitives.clip import clip_by_global_norm, clip_by_norm  # noqa: E402 - issue 26 (clamp, clip_by_value: below)
 from ..autodiff.custom_op import Custom  # noqa: E402 - issue 26: a user's row of the primitive table
 from ..fast.hybrid import kernel  # noqa: E402 - issue 26: MindSpore's Hybrid DSL for ops.Custom
 from ..primitives.trig import tan  # noqa: E402 - issue 26: MindSpore's jet tests use it
 from ..control_flow.public_ops import ForiLoop, Scan, WhileLoop  # noqa: E402 - issue 24: structured loops
+# issue 25 item 2 (the beginner path): creation, random draws, compositions, sorting, special functions
+from ..primitives.creation import arange, eye, linspace
+from ..primitives.random import (StandardNormal, UniformInt, UniformReal, rand, randint, randn,
+                                 standard_normal)
+from ..primitives.composite_math import (clamp, clip, clip_by_value, cumsum, gelu, isnan, leaky_relu, logsumexp,
+                                         masked_fill, norm, prod, round, softplus)
+from ..primitives.composite_array import (BiasAdd, Flatten, Shape, bias_add, bmm, chunk, dense, diag, partial,
+                                          repeat_interleave, shape, split, swapaxes, tensor_dot, tile)
+from ..primitives.sorting import sort, topk
+from ..primitives.special import Erf, erf
+from ..primitives.nn_losses import binary_cross_entropy, binary_cross_entropy_with_logits
+from ..primitives import more_tensor_methods  # noqa: F401,E402 - installs the methods of issue 25 item 2

@@ -6,6 +6,8 @@ to a Parameter never changes it: the gradient level lends it a tracer (see
 """
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 
 from ..core import install
@@ -13,7 +15,18 @@ from ..core.tensor import Tensor
 from .convert import _describe, _to_array
 from . import undo
 
-__all__ = ["Parameter", "ParameterTuple", "ParameterNameError"]
+__all__ = ["Parameter", "ParameterTuple", "ParameterNameError", "is_generated_name"]
+
+# A Parameter made without a name is called ``Parameter#<n>``, n counting up, as in MindSpore 2.10
+# (whose own import uses #0 and #1, so a program's first unnamed Parameter is ``Parameter#2`` there
+# and here).  A Cell attribute renames such a Parameter after itself (``self.w = Parameter(...)``).
+_GENERATED = "Parameter#"
+_generated_count = itertools.count(2)
+
+
+def is_generated_name(name) -> bool:
+    """Whether ``name`` is one minims gave a Parameter made without a name."""
+    return isinstance(name, str) and name.startswith(_GENERATED)
 
 
 class ParameterNameError(ValueError, TypeError):
@@ -48,7 +61,7 @@ class Parameter(Tensor):
             if arr is getattr(default_input, "_data", None) or arr is default_input:
                 arr = arr.copy()
         self._data = arr
-        self.name = name if name is not None else "Parameter"
+        self.name = name.strip() if name is not None and name.strip() else f"{_GENERATED}{next(_generated_count)}"
         self.requires_grad = requires_grad
 
     def __repr__(self) -> str:

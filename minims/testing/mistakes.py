@@ -790,6 +790,27 @@ f(Tensor([1.0]), Tensor(3))
 ops.Scan()(lambda c, x: (c + x, c), Tensor(np.zeros(2, np.float32)), Tensor(np.ones((3, 2), np.float32)))
 ''', TypeError, ["'Scan'", "'xs'", "list", "Tensor", "Fix"], "same",
        "MindSpore 2.10's own check fails with a TypeError from isinstance; minims says what xs may be."),
+    # ----- the beginner path (issue 25 item 2) ---------------------------------------------------------
+    _m("cross-entropy-int64-labels", "cell", "Int64 class labels for nn.CrossEntropyLoss",
+       'nn.CrossEntropyLoss()(Tensor(np.ones((2, 3), np.float32)), Tensor([0, 1]))',
+       TypeError, ["CrossEntropyLoss", "Int32", "Int64", "Fix", "astype(mindspore.int32)"]),
+    _m("lstm-input-size", "cell", "An LSTM fed features of another size",
+       'nn.LSTM(3, 2)(Tensor(np.ones((4, 2, 2), np.float32)))',
+       ValueError, ["LSTM", "input_size=3", "Fix"]),
+    _m("arange-step-away", "ops", "A range whose step leads away from its end",
+       'ops.arange(5, 0, 1)', ValueError, ["arange", "step", "Fix", "ops.arange(5, 0, -1)"]),
+    _m("clamp-without-bounds", "ops", "clamp with neither min nor max",
+       'ops.clamp(Tensor([1.0, 2.0]))', ValueError, ["clamp", "min and max are both None", "Fix"]),
+    _m("randint-empty-range", "ops", "randint from an empty range",
+       'ops.randint(3, 3, (2,))', RuntimeError, ["maxval", "minval", "Fix"]),
+    _m("bce-probabilities-out-of-range", "ops", "binary_cross_entropy given logits instead of probabilities",
+       'ops.binary_cross_entropy(Tensor([1.5, 0.5]), Tensor([1.0, 0.0]))',
+       RuntimeError, ["binary_cross_entropy", "[0, 1]", "Fix", "binary_cross_entropy_with_logits"]),
+    _m("in-place-float-into-int", "tensor", "An in-place op whose result is float, on an integer Tensor",
+       'Tensor([1, 2], ms.int32).add_(Tensor(0.5, ms.float32))',
+       TypeError, ["add_", "Float32", "keeps its dtype", "Fix"], mindspore=None,
+       note="MindSpore 2.10's CPU build returns a new Float32 Tensor from add_ and leaves the Tensor as it "
+            "was; its documentation (and minims) write the result into the Tensor, which cannot hold 0.5"),
 )
 
 

@@ -94,7 +94,7 @@ def test_a_cell_assigned_to_itself_is_refused_and_left_unchanged():
     message = str(info.value)
     assert "Block.me" in message and "Fix" in message and "weakref" in message
     assert "me" not in a.name_cells() and not hasattr(a, "me")
-    assert a.path == "Block" and repr(a) == "Block<>"
+    assert a.path == "Block" and repr(a) == "Block()"
     assert a(x1).asnumpy().tolist() == [1.0]
 
 
@@ -217,8 +217,8 @@ def test_repr_and_cells_and_names_of_a_thousand_and_of_two_thousand_nested_cells
     text = repr(nested(1000))
     lines = text.split("\n")
     assert len(lines) == 2 * 999 + 1                 # 999 Wraps open and close; one Leaf line
-    assert lines[:3] == ["Wrap<", "  (inner): Wrap<", "    (inner): Wrap<"]
-    assert lines[999] == "  " * 999 + "(inner): Leaf<>" and lines[-1] == "  >"
+    assert lines[:3] == ["Wrap(", "  (inner): Wrap(", "    (inner): Wrap("]
+    assert lines[999] == "  " * 999 + "(inner): Leaf()" and lines[-2:] == ["  )", ")"]
     deep = nested_top_down(2000)
     names = [name for name, _ in deep.cells_and_names()]
     assert len(names) == 2000 and names[-1] == ".".join(["inner"] * 1999)
@@ -228,8 +228,9 @@ def test_repr_and_cells_and_names_of_a_thousand_and_of_two_thousand_nested_cells
 
 def test_repr_of_a_small_tree_is_mindspores_layout():
     outer = nn.SequentialCell([Wrap(Leaf()), Leaf()])
-    assert repr(outer) == ("SequentialCell<\n  (0): Wrap<\n    (inner): Leaf<>\n    >\n"
-                           "  (1): Leaf<>\n  >")
+    # MindSpore 2.10 prints this (oracle run, issue 25 item 2)
+    assert repr(outer) == ("SequentialCell(\n  (0): Wrap(\n    (inner): Leaf()\n  )\n"
+                           "  (1): Leaf()\n)")
 
 
 def test_graph_mode_runs_two_hundred_nested_cells():

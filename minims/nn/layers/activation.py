@@ -1,4 +1,5 @@
-"""Activation layers: ``nn.ReLU``, ``nn.ReLU6``, ``nn.Sigmoid``, ``nn.Tanh``, ``nn.Softmax``, ``nn.LogSoftmax``.
+"""Activation layers: ``nn.ReLU``, ``nn.ReLU6``, ``nn.Sigmoid``, ``nn.Tanh``, ``nn.Softmax``, ``nn.LogSoftmax``,
+``nn.LeakyReLU``, ``nn.GELU``.
 
 Each is a Cell without parameters whose ``construct`` calls one op, so a hook registered on it sees
 exactly that op's inputs and outputs.  ``get_activation(name)`` turns the names accepted by
@@ -9,7 +10,7 @@ from __future__ import annotations
 from ... import ops
 from ..cell import Cell
 
-__all__ = ["ReLU", "ReLU6", "Sigmoid", "Tanh", "Softmax", "LogSoftmax", "get_activation"]
+__all__ = ["ReLU", "ReLU6", "Sigmoid", "Tanh", "Softmax", "LogSoftmax", "LeakyReLU", "GELU", "get_activation"]
 
 
 def _check_axis(cls_name, axis):
@@ -56,9 +57,6 @@ class Softmax(Cell):
     def construct(self, x):
         return ops.softmax(x, self.axis)
 
-    def extend_repr(self):
-        return f"axis={self.axis}"
-
 
 class LogSoftmax(Cell):
     """``log(softmax(x, axis))``, computed stably."""
@@ -71,12 +69,36 @@ class LogSoftmax(Cell):
     def construct(self, x):
         return ops.log_softmax(x, self.axis)
 
-    def extend_repr(self):
-        return f"axis={self.axis}"
+
+class LeakyReLU(Cell):
+    """``nn.LeakyReLU(alpha=0.2)``: ``x`` for ``x > 0``, ``alpha * x`` below (``ops.leaky_relu``)."""
+
+    def __init__(self, alpha=0.2):
+        super().__init__()
+        if isinstance(alpha, bool) or not isinstance(alpha, (int, float)):
+            raise TypeError(f"LeakyReLU: alpha must be a float, but got {type(alpha).__name__} {alpha!r}.")
+        self.alpha = alpha
+
+    def construct(self, x):
+        return ops.leaky_relu(x, self.alpha)
+
+
+class GELU(Cell):
+    """``nn.GELU(approximate=True)``: ``x * Φ(x)``, by default with MindSpore's tanh approximation
+    (``approximate=False``: the exact form with erf)."""
+
+    def __init__(self, approximate=True):
+        super().__init__()
+        if not isinstance(approximate, bool):
+            raise TypeError(f"GELU: approximate must be a bool, but got {type(approximate).__name__} {approximate!r}.")
+        self.approximate = approximate
+
+    def construct(self, x):
+        return ops.gelu(x, "tanh" if self.approximate else "none")
 
 
 _ACTIVATIONS = {"relu": ReLU, "relu6": ReLU6, "sigmoid": Sigmoid, "tanh": Tanh, "softmax": Softmax,
-                "logsoftmax": LogSoftmax}
+                "logsoftmax": LogSoftmax, "leakyrelu": LeakyReLU, "gelu": GELU}
 
 
 def get_activation(name):

@@ -23,11 +23,15 @@ def _check_p(cls_name, p):
 
 
 class Dropout(Cell):
-    """``nn.Dropout(keep_prob=0.5, p=None)``: ``p`` is the drop rate; the older ``keep_prob`` (used when
-    ``p`` is None) is the keep rate, ``1 - p``."""
+    """``nn.Dropout(keep_prob=None, p=None)``: ``p`` is the drop rate (0.5 when neither is given); the
+    older ``keep_prob`` (used when ``p`` is None) is the keep rate, ``1 - p``.  Printed with the one
+    given, as MindSpore 2.10 prints it."""
 
-    def __init__(self, keep_prob=0.5, p=None, dtype=None):
+    def __init__(self, keep_prob=None, p=None, dtype=None):
         super().__init__()
+        self._shows_keep_prob = p is None and keep_prob is not None
+        if p is None and keep_prob is None:
+            p = 0.5
         if p is None:
             if not isinstance(keep_prob, float):
                 raise TypeError(f"Dropout: keep_prob must be a float, but got {type(keep_prob).__name__} "
@@ -38,7 +42,7 @@ class Dropout(Cell):
             self.p = 1.0 - keep_prob
         else:
             self.p = _check_p("Dropout", p)
-        self.keep_prob = 1.0 - self.p
+        self.keep_prob = keep_prob if self._shows_keep_prob else 1.0 - self.p
 
     def construct(self, x):
         if not self.training or self.p == 0:
@@ -46,7 +50,7 @@ class Dropout(Cell):
         return ops.dropout(x, p=self.p, training=True)
 
     def extend_repr(self):
-        return f"p={self.p}"
+        return f"keep_prob={self.keep_prob}" if self._shows_keep_prob else f"p={self.p}"
 
 
 class Dropout2d(Cell):

@@ -51,7 +51,7 @@ class MaxPool2d(Cell):
         return self.max_pool(x)
 
     def extend_repr(self):
-        return f"kernel_size={self.kernel_size}, stride={self.stride}, pad_mode={self.pad_mode}"
+        return f"kernel_size={self.kernel_size}, stride={self.stride}, pad_mode={self.pad_mode.upper()}"
 
 
 class AvgPool2d(Cell):
@@ -81,4 +81,4 @@ class AvgPool2d(Cell):
         return self.avg_pool(x)
 
     def extend_repr(self):
-        return f"kernel_size={self.kernel_size}, stride={self.stride}, pad_mode={self.pad_mode}"
+        return f"kernel_size={self.kernel_size}, stride={self.stride}, pad_mode={self.pad_mode.upper()}"
