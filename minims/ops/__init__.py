@@ -63,7 +63,7 @@ from ..primitives.nn_functional import (avg_pool2d, batch_norm, conv2d, cross_en
                             max_pool2d, mse_loss, nll_loss)
 from ..primitives.depend import Depend, depend  # noqa: E402
 from ..autodiff.tensor_hooks import InsertGradientOf  # noqa: E402
-from ..primitives.clip import clip_by_global_norm, clip_by_norm  # noqa: E402 - issue 26 (clamp, clip_by_value: below)
+from ..primitives.clip import clip_by_global_norm, clip_by_norm  # noqa: E402 - issue 26
 from ..autodiff.custom_op import Custom  # noqa: E402 - issue 26: a user's row of the primitive table
 from ..fast.hybrid import kernel  # noqa: E402 - issue 26: MindSpore's Hybrid DSL for ops.Custom
 from ..primitives.trig import tan  # noqa: E402 - issue 26: MindSpore's jet tests use it
@@ -72,7 +72,8 @@ from ..control_flow.public_ops import ForiLoop, Scan, WhileLoop  # noqa: E402 - 
 from ..primitives.creation import arange, eye, linspace
 from ..primitives.random import (StandardNormal, UniformInt, UniformReal, rand, randint, randn,
                                  standard_normal)
-from ..primitives.composite_math import (clamp, clip, clip_by_value, cumsum, gelu, isnan, leaky_relu, logsumexp,
+from ..primitives.clip import clamp, clip, clip_by_value  # noqa: E402 - issue 26: MindSpore's NaN and tie rules
+from ..primitives.composite_math import (cumsum, gelu, isnan, leaky_relu, logsumexp,
                                          masked_fill, norm, prod, round, softplus)
 from ..primitives.composite_array import (BiasAdd, Flatten, Shape, bias_add, bmm, chunk, dense, diag, partial,
                                           repeat_interleave, shape, split, swapaxes, tensor_dot, tile)

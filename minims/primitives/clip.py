@@ -29,6 +29,7 @@ import numpy as np
 from .. import dtype as mstype
 from ..core.tensor import Tensor
 from ..tensors.convert import _describe
+from . import composite_math as _shared_ties
 from . import functional as F
 from .operands import _promote
 
@@ -92,8 +93,15 @@ def clip_by_value(x, clip_value_min=None, clip_value_max=None):
         raise ValueError("For 'clip_by_value', at least one of 'clip_value_min' or 'clip_value_max' must not be "
                          "None. Fix: give a bound, e.g. ops.clip_by_value(x, -1.0, 1.0).")
     xs, single = _tensors(x, "clip_by_value")
-    out = [clamp(t, clip_value_min, clip_value_max) for t in xs]
+    out = [_by_value(t, clip_value_min, clip_value_max) for t in xs]
     return out[0] if single else tuple(out)
+
+
+def _by_value(t, low, high):
+    """MindSpore's clip_by_value on one Tensor: maximum then minimum, so where ``t`` equals a bound the
+    gradient is shared between them (1/2 each); a NaN becomes the bound, as in :func:`clamp`."""
+    shared = _shared_ties.clip_by_value(t, low, high)
+    return F.select(_shared_ties.isnan(t), clamp(t, low, high), shared)
 
 
 def _p_norm(x, p):

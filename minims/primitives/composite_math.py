@@ -1,12 +1,12 @@
 """MindSpore 2.10's elementwise and reduction functions that are compositions of the table's primitives:
-``ops.clamp``/``clip``, ``ops.clip_by_value``, ``ops.softplus``, ``ops.logsumexp``, ``ops.leaky_relu``,
+the core of ``ops.clip_by_value`` (``clip.py``), ``ops.softplus``, ``ops.logsumexp``, ``ops.leaky_relu``,
 ``ops.gelu``, ``ops.cumsum``, ``ops.prod``, ``ops.round``, ``ops.isnan``, ``ops.masked_fill`` and
 ``ops.norm``.
 
 Each is written in minims ops, so it is differentiable to any order, traced by ``jit`` and batched by
 ``vmap`` without rules of its own.  Where MindSpore's backward rule differs from what a plain
-composition would give, the composition is chosen to give MindSpore's: ``clamp`` passes the gradient
-on at its bounds (a selection) while ``clip_by_value`` shares it there (``maximum``/``minimum``), and
+composition would give, the composition is chosen to give MindSpore's: ``clip_by_value`` shares the
+gradient where the input equals a bound (``maximum``/``minimum``; ``clamp`` passes it on there), and
 ``leaky_relu`` has the slope ``(1 + alpha) / 2`` at 0.  Where a formula loses digits, a stable one
 computing the same function is used (``softplus`` never overflows: ``max(x, 0) + log(1 + exp(-|x|))``;
 ``logsumexp`` subtracts the maximum; ``prod`` multiplies in a tree, so a zero factor gives the other
@@ -25,7 +25,7 @@ from . import functional as ops
 from .operands import normalize_axis
 from .special import erf
 
-__all__ = ["clamp", "clip", "clip_by_value", "softplus", "logsumexp", "leaky_relu", "gelu", "cumsum", "prod",
+__all__ = ["clip_by_value", "softplus", "logsumexp", "leaky_relu", "gelu", "cumsum", "prod",
            "round", "isnan", "masked_fill", "norm"]
 
 
@@ -63,29 +63,9 @@ def _common(x: Tensor, bounds) -> Tensor:
 
 
 # ----- clamping ------------------------------------------------------------------------------------
-def clamp(input, min=None, max=None):  # noqa: A002 - MindSpore's names
-    """``ops.clamp(input, min=None, max=None)`` (``ops.clip``): ``min`` where ``input < min``, ``max``
-    where it is above ``max`` (``max`` wins when ``min > max``).  The gradient passes where
-    ``min <= input <= max``, bounds included, as MindSpore's."""
-    _tensor("clamp", "input", input)
-    if min is None and max is None:
-        raise ValueError("clamp: min and max are both None, so there is nothing to clamp to. Fix: give at "
-                         "least one bound, e.g. ops.clamp(x, min=0.0).")
-    bounds = [None if b is None else _bound(input, b) for b in (min, max)]
-    out = _common(input, bounds)
-    for bound, beyond in zip(bounds, (ops.lt, ops.gt)):
-        if bound is not None:
-            bound = ops.cast(bound, out.dtype) if isinstance(bound, Tensor) else bound
-            out = ops.select(beyond(out, bound), bound, out)
-    return out
-
-
-clip = clamp
-
-
 def clip_by_value(x, clip_value_min=None, clip_value_max=None):
-    """``ops.clip_by_value(x, clip_value_min=None, clip_value_max=None)``: ``minimum(maximum(x, min),
-    max)``, whose gradient is shared (1/2) where ``x`` equals a bound, as MindSpore's."""
+    """``minimum(maximum(x, min), max)`` for one Tensor, whose gradient is shared (1/2) where ``x``
+    equals a bound, as MindSpore's; ``ops.clip_by_value`` (``clip.py``) adds tuples and NaN."""
     _tensor("clip_by_value", "x", x)
     if clip_value_min is None and clip_value_max is None:
         raise ValueError("clip_by_value: clip_value_min and clip_value_max are both None, so there is "

@@ -22,6 +22,7 @@ from ..core import install
 from ..core.stack import MinimsError, Tracer
 from ..core.tensor import Tensor
 from ..tensors.convert import describe
+from . import clip as clipping
 from . import composite_array as arrays
 from . import composite_math as maths
 from . import functional as ops
@@ -132,7 +133,7 @@ def _norm(self, ord=None, dim=None, keepdim=False, *, dtype=None):  # noqa: A002
 
 
 def _clamp(self, min=None, max=None):  # noqa: A002
-    return maths.clamp(self, min, max)
+    return clipping.clamp(self, min, max)
 
 
 def _diag(self, diagonal=None):

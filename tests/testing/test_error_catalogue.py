@@ -55,7 +55,7 @@ def test_the_catalogue_covers_every_entry_point_and_ids_are_unique():
     counts = {key: sum(m.section == key for m in MISTAKES) for key in keys}
     assert all(n >= 3 for n in counts.values()), counts
     assert {m.section for m in MISTAKES} <= set(keys)
-    assert 40 <= len(MISTAKES) <= 130         # chapter 08 lists each one: keep it a catalogue, not a manual
+    assert 40 <= len(MISTAKES) <= 160         # chapter 08 lists each one: keep it a catalogue, not a manual
 
 
 def test_every_departure_from_mindspore_is_explained():
