@@ -49,3 +49,6 @@ from . import tracebacks
 __version__ = "0.1.0"
 
 tracebacks.install()          # printed tracebacks leave out minims' own frames (MINIMS_TRACEBACK=full)
+
+from .layout import missing_name as _missing_name  # noqa: E402
+__getattr__ = _missing_name(__name__, "mindspore")     # mindspore.Foo: says whether MindSpore 2.10 has it

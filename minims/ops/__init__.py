@@ -61,3 +61,8 @@ from ..primitives.nn import (AvgPool, BatchNorm, Conv2D, Conv2DBackpropFilter, C
                              SparseSoftmaxCrossEntropyWithLogits)
 from ..primitives.nn_functional import (avg_pool2d, batch_norm, conv2d, cross_entropy, dropout, dropout2d, l1_loss,
                             max_pool2d, mse_loss, nll_loss)
+
+from ..autodiff.grad_api import get_grad
+from . import composite, operations, primitive      # mindspore.ops.composite (C), .operations (P), .primitive
+from ..layout import missing_name
+__getattr__ = missing_name(__name__, "mindspore.ops")     # a missing name says whether MindSpore has it
