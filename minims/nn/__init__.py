@@ -12,6 +12,7 @@ from .learning_rate_schedule import (CosineDecayLR, ExponentialDecayLR, InverseD
                                      NaturalExpDecayLR, PolynomialDecayLR, WarmUpLR)
 from .optim import (SGD, Adam, Momentum, Optimizer, cosine_decay_lr, exponential_decay_lr, inverse_decay_lr,
                     natural_exp_decay_lr, piecewise_constant_lr, polynomial_decay_lr, warmup_lr)
+from . import grad                                  # mindspore.nn.grad: Jvp, Vjp
 
 from ..layout import missing_name  # noqa: E402
 __getattr__ = missing_name(__name__, "mindspore.nn")

@@ -8,23 +8,20 @@ the same code (the oracle, /tmp/oracle/bin/python), quoted in each test.
 """
 import importlib
 import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
 
 import minims as ms
 from minims import Parameter, Tensor, nn, ops
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
-import mindspore_alias  # noqa: E402 - after the path
+from minims.layout.alias import SubmoduleAlias
 
 
 @pytest.fixture
 def mindspore():
     """``import mindspore`` imports minims for the test, and nothing of it is left afterwards."""
     before = set(sys.modules)
-    finder = mindspore_alias._Alias()
+    finder = SubmoduleAlias(always=True)        # as tools/mindspore_alias.py installs it
     sys.meta_path.insert(0, finder)
     try:
         yield importlib.import_module("mindspore")
@@ -55,6 +52,23 @@ def test_mindspore_submodule_paths_import_as_the_minims_objects(mindspore):
     assert save_checkpoint is ms.save_checkpoint and load_checkpoint is ms.load_checkpoint
     assert initializer(Normal(), [2]).shape == (2,) and PrimitiveWithInfer is ops.PrimitiveWithInfer
     assert callable(prim_attr_register) and _pynative_executor.sync() is None
+
+
+def test_aliasing_by_hand_imports_submodule_paths_as_the_minims_modules():
+    """Issue 25 item 1: after ``sys.modules["mindspore"] = minims`` (``import minims as mindspore`` for
+    every later import), ``import mindspore.common.dtype as mstype`` is minims' module, so
+    ``mstype.float32 is minims.float32`` (Python would otherwise load a second copy of minims)."""
+    before = set(sys.modules)
+    sys.modules["mindspore"] = ms
+    try:
+        import mindspore.common.dtype as mstype
+        from mindspore.ops import operations as P
+        assert mstype is ms.common.dtype and mstype.float32 is ms.float32 and P is ms.ops.operations
+        assert not [m for m in sys.modules if m.startswith("mindspore.") and not sys.modules[m].__name__.startswith("minims")]
+    finally:
+        for name in set(sys.modules) - before:
+            if name == "mindspore" or name.startswith("mindspore."):
+                del sys.modules[name]
 
 
 def test_operations_hold_the_primitive_classes_of_ops():
@@ -115,3 +129,31 @@ def test_parameter_data_and_value():
     t = Tensor(np.array([1.0], np.float32))
     assert ops.grad(lambda x: (x * w.value()).sum(), None, w)(t).tolist() == [1.0]
     assert ops.grad(lambda x: (x * w.data).sum(), None, w)(t).tolist() == [0.0]
+
+
+def test_nn_grad_jvp_and_vjp_cells():
+    """Issue 25 item 1: ``from mindspore.nn.grad import Jvp, Vjp``. MindSpore 2.10 at x = [[1, 2], [3, 4]],
+    v = ones: ``Jvp(x^3)(x, v)`` and ``Vjp(x^3)(x, v)`` are (x^3, 3x^2) = ([[1, 8], [27, 64]],
+    [[3, 12], [27, 48]]); ``Vjp((2x, y^3))(x, x, (v, v))`` gives the tuple (2, 3y^2); a tuple v
+    for one input, or one Tensor for two, is a TypeError."""
+    from minims.nn.grad import Jvp, Vjp
+
+    class Cube(nn.Cell):
+        def construct(self, x):
+            return x ** 3
+
+    class Two(nn.Cell):
+        def construct(self, x, y):
+            return 2 * x, y ** 3
+
+    x = Tensor(np.array([[1, 2], [3, 4]], np.float32))
+    v = ops.ones_like(x)
+    for cell in (Jvp(Cube()), Vjp(Cube())):
+        out, d = cell(x, v)
+        assert out.tolist() == [[1, 8], [27, 64]] and d.tolist() == [[3, 12], [27, 48]]
+    (a, b), (dx, dy) = Vjp(Two())(x, x, (v, v))
+    assert dx.tolist() == [[2, 2], [2, 2]] and dy.tolist() == [[3, 12], [27, 48]]
+    for call in (lambda: Jvp(Cube())(x, (v, v)), lambda: Jvp(Two())(x, x, v), lambda: Vjp(Cube())(x, (v,)),
+                 lambda: Jvp(Two())((x, x), (v, v))):
+        with pytest.raises(TypeError, match="Fix"):
+            call()
