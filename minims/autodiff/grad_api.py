@@ -231,8 +231,6 @@ def _tensor_positions(args):
 def _with_keywords(fn, args, kwargs):
     """``(inputs, call)``: the positional arguments then the keyword arguments' values, as MindSpore
     counts inputs (``get_all`` and ``grad_position`` see both), and ``fn`` taking them in that order."""
-    if not kwargs:
-        return tuple(args), fn
     names, n = tuple(kwargs), len(args)
 
     def call(*inputs):
@@ -283,7 +281,7 @@ class GradOperation:
                 if not kwargs:
                     _require_sens(fn, args, "GradOperation(sens_param=True)")
                 args, sens = args[:-1], args[-1]
-            inputs, call = _with_keywords(fn, args, kwargs)
+            inputs, call = _with_keywords(fn, args, kwargs) if kwargs else (args, fn)
             if op.get_all:
                 positions = _tensor_positions(inputs)
             elif op.get_by_list:       # only the weights' gradients are returned: inputs stay constants
@@ -384,7 +382,7 @@ def _grad_impl(fn, grad_position, weights, has_aux, return_ids, with_value, wher
     plain = type(grad_position) is int and weights is None and not return_ids
 
     def grad_fn(*args, **kwargs):
-        inputs, call = _with_keywords(fn, args, kwargs)
+        inputs, call = _with_keywords(fn, args, kwargs) if kwargs else (args, fn)
         if plain and 0 <= grad_position < len(inputs) and isinstance(inputs[grad_position], Tensor):
             value, ins, _ = vjp_call(call, inputs, (grad_position,), (), has_aux, where=where)
             grads = ins[0]
