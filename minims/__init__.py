@@ -41,6 +41,7 @@ from . import train
 from .train import Model                           # mindspore.Model
 from .graph import jit, ms_function
 from . import common                             # mindspore.common (dtype, initializer, Parameter ...)
+from .common.api import jit_class                   # mindspore.jit_class
 from . import dataset
 from . import experimental                        # mindspore.experimental.optim
 from . import numpy                                   # mindspore.numpy, imported eagerly as there

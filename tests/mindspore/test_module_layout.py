@@ -157,3 +157,18 @@ def test_nn_grad_jvp_and_vjp_cells():
                  lambda: Jvp(Two())((x, x), (v, v))):
         with pytest.raises(TypeError, match="Fix"):
             call()
+
+
+def test_jit_class_returns_the_class():
+    """Issue 25 item 1: ``from mindspore.common.api import jit_class``; MindSpore 2.10: ``@jit_class``
+    leaves a class usable (``A().x == 1``) and raises TypeError for a function."""
+    from minims.common.api import jit_class
+
+    @jit_class
+    class A:
+        def __init__(self):
+            self.x = 1
+
+    assert isinstance(A, type) and A().x == 1
+    with pytest.raises(TypeError, match="Fix"):
+        jit_class(lambda x: x)
