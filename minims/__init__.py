@@ -11,6 +11,7 @@ Where things live:
   ``jvp``, ``vjp``, ``linearize``, ``jacfwd``, ``jacrev``, ``vmap``;
 * ``minims/graph/`` — ``jit`` and Graph mode; ``minims/interpreters/`` — symbolic, ``check_nan``;
 * ``minims/ops/`` — MindSpore's ``ops`` namespace; ``minims/common/`` — MindSpore's module layout;
+* ``minims/layout/`` — what a name missing from a namespace says (MindSpore 2.10 has it, or a misspelling);
 * ``minims/checkpoint/`` — ``save_checkpoint``/``load_checkpoint`` in MindSpore's ``.ckpt`` format;
 * ``minims/testing/`` — ``check_grads`` and friends.
 """
@@ -40,6 +41,7 @@ from . import train
 from .train import Model                           # mindspore.Model
 from .graph import jit, ms_function
 from . import common                             # mindspore.common (dtype, initializer, Parameter ...)
+from .common.api import jit_class                   # mindspore.jit_class
 from . import dataset
 from . import experimental                        # mindspore.experimental.optim
 from . import numpy                                   # mindspore.numpy, imported eagerly as there
@@ -51,3 +53,8 @@ from .context import COMPATIBLE, LAX, STRICT          # jit_syntax_level values 
 __version__ = "0.1.0"
 
 tracebacks.install()          # printed tracebacks leave out minims' own frames (MINIMS_TRACEBACK=full)
+
+from .layout import missing_name as _missing_name  # noqa: E402
+__getattr__ = _missing_name(__name__, "mindspore")     # mindspore.Foo: says whether MindSpore 2.10 has it
+from .layout import alias as _alias  # noqa: E402
+_alias.install()        # sys.modules["mindspore"] = minims: `import mindspore.common.dtype` is minims.common.dtype

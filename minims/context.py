@@ -198,3 +198,8 @@ def global_rng() -> np.random.Generator:
     return _rng
 
 
+
+
+from .layout import missing_name  # noqa: E402 - after the module's names
+
+__getattr__ = missing_name(__name__, "mindspore.context")

@@ -23,6 +23,7 @@ import argparse
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -56,16 +57,20 @@ def run_file(path, backend, tests=None):
     ``tests``: node ids to run instead of the whole file.
     """
     python = ORACLE_PYTHON if backend == "mindspore" else sys.executable
-    paths = [str(SUITE), str(TOOLS)] + ([str(ROOT)] if backend != "mindspore" else [])
     with tempfile.TemporaryDirectory(prefix="mstests-") as scratch:
+        # the tests run on a copy of the suite: some rewrite files beside themselves
+        # (test_serialize.py saves utils/parameters.ckpt), and the stored suite stays as extracted
+        suite = Path(scratch) / "suite"
+        shutil.copytree(SUITE, suite)
+        paths = [str(suite), str(TOOLS)] + ([str(ROOT)] if backend != "mindspore" else [])
         report = Path(scratch) / "report.json"
         env = dict(os.environ, PYTHONPATH=os.pathsep.join(paths), OPENBLAS_NUM_THREADS="1",
                    OMP_NUM_THREADS="1", GLOG_v="3", MINDSPORE_SUITE_REPORT=str(report),
                    MINDSPORE_SUITE_TIMEOUT=str(TEST_TIMEOUT), MINDSPORE_SUITE_ALIAS=backend)
         # node ids stay relative to the suite (--rootdir); the tests run in a scratch folder, since
         # some write files (checkpoints, MindIR) into the current directory
-        command = [python, "-m", "pytest", "-q", "-p", "mindspore_suite_plugin", "--rootdir", str(SUITE),
-                   "-c", str(SUITE / "pytest.ini"), "-m", CPU_ONLY, *(str(SUITE / t) for t in tests or [path])]
+        command = [python, "-m", "pytest", "-q", "-p", "mindspore_suite_plugin", "--rootdir", str(suite),
+                   "-c", str(suite / "pytest.ini"), "-m", CPU_ONLY, *(str(suite / t) for t in tests or [path])]
         start = time.perf_counter()
         try:
             proc = subprocess.run(command, cwd=scratch, env=env, capture_output=True, text=True,

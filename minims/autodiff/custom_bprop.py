@@ -4,7 +4,8 @@
 runs ``construct`` on plain values (the gradient levels do not look inside it); its backward calls
 ``cell.bprop(*inputs, out, dout)`` under the outer levels, so a bprop written with minims ops (or
 other Cells) is differentiated in turn — second order through a custom bprop needs nothing special.
-Forward mode follows the bprop too, by transposition (``minims.autodiff.jvp_from_bprop``).
+Forward mode follows the bprop too, by transposition (``minims.autodiff.jvp_from_bprop``), except in
+``ops.derivative``, which differentiates ``construct`` (``constructs_instead_of_bprops``).
 
 Every result of a user's bprop is checked, following the documentation's constraints: a tuple, one
 gradient per input, shapes and dtypes matching the inputs; with ``internal_params``, a pair
@@ -13,6 +14,8 @@ gradient per input, shapes and dtypes matching the inputs; with ``internal_param
 from __future__ import annotations
 
 import inspect
+import threading
+from contextlib import contextmanager
 
 from ..tensors.parameter import Parameter
 from ..core import stack
@@ -25,7 +28,26 @@ from ..tensors.convert import _describe
 from .hooks import call_user_fn
 from .jvp_from_bprop import jvp_from_bprop
 
-__all__ = ["CellBprop", "BpropError"]
+__all__ = ["CellBprop", "BpropError", "constructs_instead_of_bprops", "bprops_in_use"]
+
+_without_bprops = threading.local()     # depth of constructs_instead_of_bprops, per thread
+
+
+@contextmanager
+def constructs_instead_of_bprops():
+    """While active, a Cell with a custom ``bprop`` runs its ``construct`` like any Cell, so the
+    transforms see its primitives: ``ops.derivative`` uses it, as MindSpore 2.10's differentiates
+    the forward primitives there (its ``jvp`` and ``vmap`` of ``grad`` use the bprop, as minims')."""
+    _without_bprops.depth = getattr(_without_bprops, "depth", 0) + 1
+    try:
+        yield
+    finally:
+        _without_bprops.depth -= 1
+
+
+def bprops_in_use() -> bool:
+    """False inside ``constructs_instead_of_bprops``: a Cell call then ignores its custom bprop."""
+    return not getattr(_without_bprops, "depth", 0)
 
 
 class BpropError(MinimsError, TypeError, RuntimeError):

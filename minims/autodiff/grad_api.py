@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import inspect
 
+import numpy as np
+
 from ..core.stack import MinimsError
 from ..core.prims import ones_like, zeros_like
 from ..core.stack import pop_trace, push_trace
@@ -28,7 +30,7 @@ from ..tensors.lending import as_lent, current_value, lend, unlend
 from ..tensors.parameter import Parameter
 from .tensor_hooks import leaf_gradient, registry as hooked
 
-__all__ = ["GradOperation", "grad", "value_and_grad", "vjp_call", "require_function", "NotAFunctionError",
+__all__ = ["GradOperation", "grad", "value_and_grad", "get_grad", "vjp_call", "require_function", "NotAFunctionError",
            "NotAFunctionValueError", "NotAFunctionRuntimeError"]
 
 
@@ -68,7 +70,9 @@ class SensitivityError(MinimsError, RuntimeError, ValueError):
 
 
 def _flatten(out):
-    """Tensors of a (nested) tuple/list output, in order."""
+    """The leaves of a (nested) tuple/list/dict output, in order (a dict's values)."""
+    if isinstance(out, dict):
+        return _flatten(tuple(out.values()))
     if isinstance(out, (tuple, list)):
         flat = []
         for o in out:
@@ -79,6 +83,8 @@ def _flatten(out):
 
 def _unbox(out, trace):
     """Replace this level's tracers in ``out`` by their primal values (same structure)."""
+    if isinstance(out, dict):
+        return {k: _unbox(v, trace) for k, v in out.items()}
     if isinstance(out, (tuple, list)):
         return type(out)(_unbox(o, trace) for o in out)
     if trace.owns(out):
@@ -170,13 +176,17 @@ def _outputs(returned, out, trace, has_aux, sens, where):
         # ValueError, as MindSpore ("When has_aux is True, origin fn requires more than one outputs")
         raise ValueError(f"{where}: has_aux=True needs a function returning a tuple (output, aux, ...), "
                          f"but it returned {_describe(out)}. Fix: return (loss, aux), or drop has_aux.")
-    flat = _flatten(out[0] if has_aux else out)
-    for o in flat:
-        if not isinstance(o, Tensor) and not isinstance(o, (int, float)):
-            raise TypeError(f"{where}: the function must return Tensors, but returned {_describe(o)}. "
-                            "Fix: return the Tensor itself (no .asnumpy(), no NumPy arrays).")
+    leaves = _flatten(out[0] if has_aux else out)
+    # MindSpore differentiates the Tensors among the outputs and passes over the rest (strings,
+    # numbers, None); an output with no Tensor has gradient zero. A NumPy array as the only result
+    # is refused instead: it is a computation that left minims (.asnumpy()), whose gradient is lost.
+    flat = [o for o in leaves if isinstance(o, Tensor)]
+    arrays = [o for o in leaves if isinstance(o, np.ndarray)]
+    if arrays and not flat:
+        raise TypeError(f"{where}: the function must return Tensors, but returned {_describe(arrays[0])}. "
+                        "Fix: return the Tensor itself (no .asnumpy(), no NumPy arrays).")
     if sens is None:
-        return value, flat, [ones_like(trace.primal_of(o)) if isinstance(o, Tensor) else None for o in flat]
+        return value, flat, [ones_like(trace.primal_of(o)) for o in flat]
     return value, flat, _checked_sens(sens, flat, where)
 
 
@@ -221,6 +231,23 @@ def _tensor_positions(args):
     return tuple(i for i, a in enumerate(args) if isinstance(a, Tensor))
 
 
+def _with_keywords(fn, args, kwargs):
+    """``(inputs, call)``: the positional arguments then the keyword arguments' values, as MindSpore
+    counts inputs (``get_all`` and ``grad_position`` see both), and ``fn`` taking them in that order."""
+    names, n = tuple(kwargs), len(args)
+
+    def call(*inputs):
+        return fn(*inputs[:n], **dict(zip(names, inputs[n:])))
+    return tuple(args) + tuple(kwargs.values()), call
+
+
+def _trainable(fn) -> tuple:
+    """The weights ``GradOperation(get_by_list=True)`` differentiates when given none: those of a
+    Cell that require a gradient (none for a plain function), as MindSpore 2.10 in PyNative mode."""
+    trainable = getattr(fn, "trainable_params", None)
+    return tuple(trainable()) if callable(trainable) else ()
+
+
 class GradOperation:
     """``ops.GradOperation(get_all=False, get_by_list=False, sens_param=False)``.
 
@@ -244,27 +271,34 @@ class GradOperation:
 
     def __call__(self, fn, weights=None):
         require_function(fn, "GradOperation", "GradOperation()(fn)(x)", "GradOperation()(fn(x))")
-        if self.get_by_list and weights is None:
-            raise TypeError("GradOperation(get_by_list=True) needs weights: GradOperation(get_by_list=True)(fn, weights).")
-        params = _check_weights(weights, "GradOperation") if self.get_by_list else ()
+        params = _check_weights(weights, "GradOperation") if self.get_by_list and weights is not None else ()
         single_weight = getattr(weights, "_is_parameter", False)
         op = self
 
-        def grad_fn(*args):
+        def grad_fn(*args, **kwargs):
             sens = None
-            if op.sens_param:
-                _require_sens(fn, args, "GradOperation(sens_param=True)")
+            if op.sens_param and "sens" in kwargs:         # MindSpore takes it by name too
+                kwargs = dict(kwargs)
+                sens = kwargs.pop("sens")
+            elif op.sens_param:
+                if not kwargs:
+                    _require_sens(fn, args, "GradOperation(sens_param=True)")
                 args, sens = args[:-1], args[-1]
+            inputs, call = _with_keywords(fn, args, kwargs) if kwargs else (args, fn)
             if op.get_all:
-                positions = _tensor_positions(args)
+                positions = _tensor_positions(inputs)
             elif op.get_by_list:       # only the weights' gradients are returned: inputs stay constants
                 positions = ()
             else:
-                if not args:
+                if not inputs:
                     raise TypeError("GradOperation: the function was called without inputs; "
                                     "there is no first input to differentiate.")
+                if not isinstance(inputs[0], Tensor):       # MindSpore 2.10: no gradient, ()
+                    return ()
                 positions = (0,)
-            _, in_grads, w_grads = vjp_call(fn, args, positions, params, sens=sens, where="GradOperation")
+            # get_by_list without weights: a Cell's trainable Parameters now (MindSpore's PyNative)
+            ws = params if weights is not None or not op.get_by_list else _trainable(fn)
+            _, in_grads, w_grads = vjp_call(call, inputs, positions, ws, sens=sens, where="GradOperation")
             ws = w_grads[0] if single_weight else tuple(w_grads)       # one Parameter: its gradient alone
             if op.get_all and op.get_by_list:
                 return tuple(in_grads), ws
@@ -316,13 +350,21 @@ def _check_position_type(grad_position, weights, where):
     if len(set(pos)) != len(pos):
         raise ValueError(f"{where}: there are duplicate positions in grad_position {grad_position}. Fix: name "
                          "each input once.")
+    for p in pos:
+        if p < 0:           # refused when grad is created, ValueError, as MindSpore 2.10
+            raise GradPositionError(f"{where}: grad_position {p} is negative; positions count the inputs "
+                                    "from 0. Fix: grad_position=0 for the first input.")
 
 
 def _positions(grad_position, args, where):
-    """``(positions, single)``: an int or a 1-tuple gives the gradient itself, as MindSpore 2.10."""
+    """``(positions, single)``: the positions asked for that hold a Tensor (MindSpore differentiates
+    only those); one Tensor gives the gradient itself, as MindSpore 2.10."""
     n = len(args)
     pos = (grad_position,) if isinstance(grad_position, int) else tuple(grad_position)
-    single = len(pos) == 1
+    if not pos:         # RuntimeError when called, as MindSpore 2.10
+        raise GradPositionError(f"{where}: grad_position is the empty tuple (), so there is no input to "
+                                "differentiate. Fix: name at least one input, e.g. grad_position=0, or "
+                                "grad_position=None with weights for the weights' gradients only.")
     for p in pos:
         if not 0 <= p < n:
             raise GradPositionError(
@@ -330,24 +372,26 @@ def _positions(grad_position, args, where):
                 f"input{'s' if n != 1 else ''} (valid positions 0..{n - 1}). "
                 "Fix: count positions from 0, or pass the missing input."
             )
-    return pos, single
+    pos = tuple(p for p in pos if isinstance(args[p], Tensor))
+    return pos, len(pos) == 1
 
 
 # A gradient of one input, no weights: the gradient itself (the common call, ``grad(f)(x)``, takes
 # no other step); otherwise MindSpore's output structure (``_structured``).
 def _grad_impl(fn, grad_position, weights, has_aux, return_ids, with_value, where):
-    if not callable(fn) or type(grad_position) is not int or weights is not None:
+    if not callable(fn) or type(grad_position) is not int or grad_position < 0 or weights is not None:
         _check_arguments(fn, grad_position, weights, where)
     params = _check_weights(weights, where) if weights is not None else ()
     plain = type(grad_position) is int and weights is None and not return_ids
 
-    def grad_fn(*args):
-        if plain and 0 <= grad_position < len(args):
-            value, ins, _ = vjp_call(fn, args, (grad_position,), (), has_aux, where=where)
+    def grad_fn(*args, **kwargs):
+        inputs, call = _with_keywords(fn, args, kwargs) if kwargs else (args, fn)
+        if plain and 0 <= grad_position < len(inputs) and isinstance(inputs[grad_position], Tensor):
+            value, ins, _ = vjp_call(call, inputs, (grad_position,), (), has_aux, where=where)
             grads = ins[0]
         else:
-            pos, single = ((), False) if grad_position is None else _positions(grad_position, args, where)
-            value, ins, ws = vjp_call(fn, args, pos, params, has_aux, where=where)
+            pos, single = ((), False) if grad_position is None else _positions(grad_position, inputs, where)
+            value, ins, ws = vjp_call(call, inputs, pos, params, has_aux, where=where)
             grads = _structured(ins, ws, pos, params, single, grad_position, weights, return_ids)
         if with_value:
             return value, grads
@@ -359,8 +403,7 @@ def _grad_impl(fn, grad_position, weights, has_aux, return_ids, with_value, wher
 
 def _check_arguments(fn, grad_position, weights, where):
     require_function(fn, where, f"{where}(fn)(x)", f"{where}(fn(x))")
-    if type(grad_position) is not int:
-        _check_position_type(grad_position, weights, where)
+    _check_position_type(grad_position, weights, where)
 
 
 def _structured(ins, ws, pos, params, single, grad_position, weights, return_ids):
@@ -384,3 +427,39 @@ def grad(fn, grad_position=0, weights=None, has_aux=False, return_ids=False):
 def value_and_grad(fn, grad_position=0, weights=None, has_aux=False, return_ids=False):
     """``ops.value_and_grad``: like ``grad`` but returns ``(fn's output, gradients)``."""
     return _grad_impl(fn, grad_position, weights, has_aux, return_ids, True, "value_and_grad")
+
+
+class GradNotFoundError(MinimsError, RuntimeError):
+    """``get_grad`` found no gradient for the position or Parameter asked for (MindSpore: RuntimeError)."""
+
+
+def get_grad(gradients, identifier):
+    """``ops.get_grad(gradients, identifier)``: from what ``grad(..., return_ids=True)`` returned, the
+    gradient of input ``identifier`` (an int position) or of the Parameter ``identifier``."""
+    if isinstance(identifier, Parameter):
+        key = identifier.name
+    elif isinstance(identifier, int) and not isinstance(identifier, bool):
+        key = identifier
+    else:       # TypeError, as MindSpore
+        raise TypeError(f"get_grad: the identifier must be an int (an input's position) or a Parameter, but "
+                        f"got {_describe(identifier)}. Fix: get_grad(grads, 0) or get_grad(grads, net.w).")
+    found = _find_grad(gradients, key, type(key))
+    if found is None:
+        raise GradNotFoundError(
+            f"get_grad: no gradient for {'position' if type(key) is int else 'Parameter'} {key!r} in "
+            f"{_describe(gradients)}. Fix: compute the gradients with grad(..., return_ids=True), asking for "
+            "that input (grad_position) or that Parameter (weights).")
+    return found
+
+
+def _find_grad(gradients, key, kind):
+    """The gradient paired with ``key`` in the nested ``(id, gradient)`` pairs ``return_ids`` gives."""
+    if not isinstance(gradients, tuple):
+        return None
+    if len(gradients) == 2 and type(gradients[0]) is kind and isinstance(gradients[1], Tensor):
+        return gradients[1] if gradients[0] == key else None
+    for part in gradients:
+        found = _find_grad(part, key, kind)
+        if found is not None:
+            return found
+    return None

@@ -9,3 +9,7 @@ from ..tensors.convert import tensor
 from ..tensors.parameter import Parameter, ParameterTuple
 
 __all__ = ["Tensor", "tensor", "Parameter", "ParameterTuple", "dtype", "initializer"]
+
+from . import api, tensor  # noqa: E402 - mindspore.common.api (jit), mindspore.common.tensor
+from ..layout import missing_name  # noqa: E402
+__getattr__ = missing_name(__name__, "mindspore.common")

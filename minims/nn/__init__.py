@@ -17,3 +17,7 @@ from .value_and_grad import ForwardValueAndGrad  # noqa: E402 - issue 26
 from .loss_scale import (DynamicLossScaleUpdateCell, FixedLossScaleUpdateCell,  # noqa: E402 - issue 26
                          TrainOneStepWithLossScaleCell)
 from .layers import Conv2dTranspose, Embedding, GELU, LeakyReLU, LSTM   # issue 25 item 2
+from . import grad                                  # mindspore.nn.grad: Jvp, Vjp
+
+from ..layout import missing_name  # noqa: E402
+__getattr__ = missing_name(__name__, "mindspore.nn")

@@ -9,7 +9,7 @@ import os
 import sys
 import weakref
 
-from ..autodiff.custom_bprop import CellBprop
+from ..autodiff.custom_bprop import CellBprop, bprops_in_use
 from ..autodiff.recompute import Recompute
 from ..autodiff.hooks import (CellHookInputs, CellHookOutputs, HookRecord, call_user_fn, cannot_bind,
                               hooks_skipped, warn_hooks_ignored)
@@ -200,7 +200,7 @@ def _run(cell, args, kwargs, precision_set=False):
             record.n_inputs = sum(isinstance(a, Tensor) for a in args)
             record.inputs_traced = any(isinstance(a, Tracer) for a in args)
 
-    if cell.has_bprop():
+    if cell.has_bprop() and bprops_in_use():
         out = _call_with_bprop(cell, args, kwargs)
     elif "_recompute" in cell.__dict__ and _recomputes(args, kwargs):
         node = Recompute(cell, len(args), tuple(cell.get_parameters()))

@@ -13,6 +13,7 @@ import numpy as np
 from ..core import install
 from ..core.tensor import Tensor
 from .convert import _describe, _to_array
+from .lending import current_value
 from . import undo
 
 __all__ = ["Parameter", "ParameterTuple", "ParameterNameError", "is_generated_name"]
@@ -87,6 +88,12 @@ class Parameter(Tensor):
         undo.write(self, arr.astype(self._data.dtype, copy=True))
         return self
 
+    def value(self):
+        """MindSpore's ``Parameter.value()``: the value now, as a Tensor that a gradient with respect to
+        this Parameter differentiates through (inside ``grad(..., weights)``, its stand-in) and that a
+        later ``ops.assign``/``set_data`` leaves unchanged (MindSpore 2.10: the same)."""
+        return current_value(self)
+
     def clone(self, init="same"):
         """A new Parameter of the same name, shape and dtype: a copy of the values (``init="same"``)
         or filled by ``init`` (a name such as ``"zeros"``, an Initializer, a number), as MindSpore."""
@@ -109,6 +116,23 @@ class Parameter(Tensor):
 
 # every Tensor answers ``_is_parameter`` (False) without a failed attribute lookup
 install(Tensor, _is_parameter=False)
+
+
+def _data(self):
+    """MindSpore's ``Tensor.data``/``Parameter.data``: a Tensor holding this one's array now, outside
+    any gradient (MindSpore 2.10: a gradient through ``w.data`` does not reach ``w``; ``w.value()`` does)."""
+    return Tensor._make(self._value_array())
+
+
+def _set_data(self, value):
+    """``t.data = value``: a Parameter's ``set_data``; a Tensor takes the new value's array."""
+    if self._is_parameter:
+        self.set_data(value)
+    else:
+        undo.write(self, _to_array(value, None).copy(), logged=False)
+
+
+install(Tensor, data=property(_data, _set_data))
 
 
 class ParameterTuple(tuple):

@@ -809,6 +809,20 @@ ops.Scan()(lambda c, x: (c + x, c), Tensor(np.zeros(2, np.float32)), Tensor(np.o
        TypeError, ["add_", "Float32", "keeps its dtype", "Fix"], mindspore=None,
        note="MindSpore 2.10's CPU build returns a new Float32 Tensor from add_ and leaves the Tensor as it "
             "was; its documentation (and minims) write the result into the Tensor, which cannot hold 0.5"),
+    # ----- MindSpore's module layout, the grad API (issue 25, items 1 and 6) ---------------------
+    _m("name-misspelt-in-namespace", "ops", "A misspelt operator name (ops.Relu for ops.ReLU)",
+       'ops.Relu()(Tensor([1.0]))', AttributeError, ["has no attribute 'Relu'", "Did you mean ops.ReLU"]),
+    _m("name-minims-lacks", "ops", "A MindSpore operator minims does not implement",
+       'ms.ops.operations.AddN()((Tensor([1.0]), Tensor([2.0])))',
+       AttributeError, ["has no attribute 'AddN'", "MindSpore 2.10 has mindspore.ops.operations.AddN",
+                        "ops.operations.Add", "Fix"], None,
+       "MindSpore 2.10 has P.AddN (it adds the tensors); minims says it lacks it and names the closest."),
+    _m("grad-position-empty", "grad", "grad_position=() (no input to differentiate)",
+       'ms.grad(lambda x: x * 2, grad_position=())(Tensor([1.0]))',
+       RuntimeError, ["grad_position is the empty tuple", "Fix", "grad_position=None with weights"]),
+    _m("get-grad-not-asked-for", "grad", "get_grad of an input the gradients were not computed for",
+       'ops.get_grad(ms.grad(lambda x, y: x * y, 0, return_ids=True)(Tensor([1.0]), Tensor([2.0])), 1)',
+       RuntimeError, ["get_grad", "no gradient for position 1", "return_ids=True", "Fix"]),
 )
 
 

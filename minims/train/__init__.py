@@ -14,3 +14,6 @@ __all__ = ["save_checkpoint", "load_checkpoint", "load_param_into_net", "seriali
            "CheckpointConfig", "EpochLog", "Metric", "rearrange_inputs", "Accuracy", "Loss", "MAE", "MSE",
            "TopKCategoricalAccuracy", "Top1CategoricalAccuracy", "Top5CategoricalAccuracy", "Precision",
            "Recall", "get_metric_fn", "names"]
+
+from ..layout import missing_name  # noqa: E402
+__getattr__ = missing_name(__name__, "mindspore.train")
