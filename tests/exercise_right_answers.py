@@ -305,6 +305,15 @@ def ulp_error_spacing(c, t):                # ulp(float(t)): that of t, away fro
     return float(abs(mpmath.mpf(c) - t) / mpmath.mpf(float(np.spacing(abs(float(t))))))
 
 
+# ----- chapter 12 -------------------------------------------------------------------------------------
+def tensor_clip_min_max(grad):
+    return ops.minimum(ops.maximum(grad, -1.0), 1.0)
+
+
+def softplus_bprop_from_out(x, out, dout):  # sigmoid(x) = 1 - e^(-out), from the forward result
+    return (dout * (1 - ops.exp(-out)),)
+
+
 RIGHT = [
     ("1.1", "e^x / (1 + e^x)", SoftplusExpRatio),
     ("1.1", "1 - e^(-out), from the forward result", SoftplusFromOut),
@@ -354,4 +363,6 @@ RIGHT = [
     ("10.1", "the square of sech, from exp(-2|x|)", tanh_derivative_sech),
     ("10.2", "mpmath.frexp of the true value", ulp_error_mpmath_frexp),
     ("10.2", "np.spacing of float(t)", ulp_error_spacing),
+    ("12.1", "maximum, then minimum", tensor_clip_min_max),
+    ("12.2", "1 - e^(-out), from the forward result", softplus_bprop_from_out),
 ]

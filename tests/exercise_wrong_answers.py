@@ -18,7 +18,7 @@ from minims.core.stack import bind
 from minims.primitives.operands import sum_to
 from minims.testing.exercises.chapter09 import example_loss
 
-from chapters.solutions import ch01, ch02, ch03, ch04, ch05, ch08, ch09, ch10
+from chapters.solutions import ch01, ch02, ch03, ch04, ch05, ch08, ch09, ch10, ch12
 
 
 # ----- chapter 01 -----------------------------------------------------------------------------------
@@ -321,6 +321,23 @@ def ulp_error_of_computed(c, t):            # the ULP of c, not of the true valu
     return abs(c - float(t)) / np.spacing(abs(c))
 
 
+# ----- chapter 12 -------------------------------------------------------------------------------------
+def tensor_clip_unchanged(grad):
+    return grad
+
+
+def tensor_clip_to_unit(grad):
+    return ops.clamp(grad, 0.0, 1.0)
+
+
+def softplus_bprop_numpy(x, out, dout):     # right values, but a constant to an outer grad
+    return (dout * Tensor(1 / (1 + np.exp(-x.asnumpy()))),)
+
+
+def softplus_bprop_bare(x, out, dout):
+    return dout * ops.sigmoid(x)
+
+
 WRONG = [
     ("1.1", "sign error", SoftplusSign, "sign"),
     ("1.1", "dout ignored", SoftplusNoDout, "dout"),
@@ -380,4 +397,10 @@ WRONG = [
     ("10.1", "u = exp(-2x), without |x|", tanh_derivative_no_abs, "digits"),
     ("10.2", "ULP one bit too big (52 bits)", ulp_error_52_bits, "factor"),
     ("10.2", "the ULP of the computed value", ulp_error_of_computed, "values"),
+    ("12.1", "gradient returned unchanged", tensor_clip_unchanged, "values"),
+    ("12.1", "clipped to [0, 1]", tensor_clip_to_unit, "values"),
+    ("12.2", "sign error", lambda x, out, dout: (-ch12.softplus_bprop(x, out, dout)[0],), "sign"),
+    ("12.2", "dout ignored", lambda x, out, dout: (ops.sigmoid(x),), "dout"),
+    ("12.2", "NumPy inside the rule", softplus_bprop_numpy, "higher-order"),
+    ("12.2", "a bare Tensor, not a tuple", softplus_bprop_bare, "tuple"),
 ]
