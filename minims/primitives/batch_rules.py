@@ -19,6 +19,7 @@ from ..core.stack import MinimsError
 from ..core.prims import batch_elementwise as elementwise, batch_unary as unary, front, move_to_front  # noqa: F401
 from ..core import install
 from ..core.stack import Tracer, bind
+from ..core.staging import StagingTracer
 from ..core.tensor import Tensor
 
 __all__ = ["elementwise", "unary", "front", "batch_axis_shifted", "merged_into_first_axis", "loop", "example",
@@ -46,8 +47,11 @@ def loop(prim, values, dims, size):
 def every_example(value):
     """The array of ``value`` for a check that must see every example's values (labels in range):
     a batched value gives its whole batch (its ``_data`` is the first example only), a value being
-    differentiated its primal's.  A graph's placeholder has no values: a ``MinimsError``."""
+    differentiated its primal's.  A graph's placeholder has no values: a ``MinimsError`` (not read
+    through a guard: a check is no branch, and ``jit`` would compile a variant per value)."""
     while isinstance(value, Tracer):
+        if isinstance(value, StagingTracer):
+            StagingTracer._primal_value(value)      # raises
         value = value._value if isinstance(value, BatchTracer) else value._primal_value()
     return value._data
 

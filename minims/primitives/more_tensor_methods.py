@@ -106,7 +106,7 @@ def _from_numpy(array):
 def _is_contiguous(self):
     """Whether the entries lie in memory in row-major order (a transposed view's do not)."""
     try:
-        return bool(self._value_array().flags["C_CONTIGUOUS"])
+        return bool(self._unguarded_array().flags["C_CONTIGUOUS"])
     except MinimsError:                 # a placeholder of a graph being compiled: laid out afresh
         return True
 

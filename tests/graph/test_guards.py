@@ -231,3 +231,19 @@ def test_an_unknown_jit_option_warns_and_the_known_ones_are_accepted():
         np.testing.assert_array_equal(jit(branchy, **options)(t(A)).asnumpy(), A ** 3)
     with pytest.raises(ValueError, match="exec_order"):
         jit(branchy, exec_order="random")
+
+
+def test_a_value_check_inside_an_op_is_no_branch_and_compiles_once():
+    """A loss checks that sparse labels are in range, reading their values where it can; inside a
+    graph being compiled that check runs when the graph runs, and reads no value through a guard
+    (a variant per label batch would recompile every step: the soak test found this)."""
+    loss = ms.nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")
+    f = jit(lambda logits, labels: loss(logits, labels))
+    logits = t(np.arange(6.0).reshape(2, 3))
+    for labels in ([0, 2], [1, 1], [2, 0]):
+        value = f(logits, Tensor(np.array(labels, np.int32)))
+        rows = np.arange(6.0).reshape(2, 3)
+        expected = np.mean(np.log(np.exp(rows).sum(1)) - rows[[0, 1], labels])     # closed form
+        assert float(value) == pytest.approx(expected, rel=1e-6)
+    assert f.traces == 1 and f.guards(logits, Tensor(np.array([0, 2], np.int32))) == []
+    assert jit(lambda x: x * 2 if x.is_contiguous() else x)(t(A)).tolist() == (2 * A).tolist()
