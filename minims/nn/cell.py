@@ -209,6 +209,16 @@ class Cell:
             if not expand:
                 break
 
+    def set_inputs(self, *inputs, **kwargs):
+        """``cell.set_inputs(Tensor(shape=[None, 3], dtype=...), ...)``: MindSpore's declaration of the
+        inputs (of unknown sizes) one Graph-mode graph should serve.  minims compiles a graph per shape,
+        so the declaration is kept (``get_inputs``) and changes nothing, as in PyNative on MindSpore."""
+        self.__dict__["_declared_inputs"] = inputs if inputs else None
+
+    def get_inputs(self):
+        """The inputs ``set_inputs`` declared (a tuple), or None."""
+        return self.__dict__.get("_declared_inputs")
+
     def get_parameters(self, expand=True):
         """A generator over every Parameter (MindSpore returns a generator, too)."""
         for _, p in self.parameters_and_names(expand=expand):

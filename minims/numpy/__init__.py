@@ -7,9 +7,9 @@ hyperbolic functions, ``clip``, ``where``, comparisons, ``rint``), reductions (`
 manipulation (``reshape``, ``transpose``, ``concatenate``, ``stack``, ``split``, ``tile``, ``repeat``,
 ``flip``, ``take`` ...), products (``dot``, ``matmul``, ``tensordot``, ``outer``, ``inner``, ``kron``,
 ``norm`` ...) and numerical methods (``diff``, ``trapz``, ``cross``, ``convolve``, polynomials,
-``cov``, ``gradient``, ``interp``, ``pad``).  What MindSpore 2.10 has beyond that — the inverse
+``cov``, ``gradient``, ``interp``, ``pad``) and random arrays (``randn``, ``rand``, ``randint``).  What MindSpore 2.10 has beyond that — the inverse
 trigonometric functions, bitwise and integer functions (``gcd``), histograms, set operations whose
-result's shape depends on the values (``unique``), random numbers, ``fft`` — is listed in
+result's shape depends on the values (``unique``), ``fft`` — is listed in
 ``_MINDSPORE_ONLY``.
 
 Every function is a composition of ``minims.ops``, so it is differentiable and runs under ``grad``,
@@ -20,7 +20,7 @@ returns a wrong or lower-precision result, minims keeps NumPy's (each case is li
 
 Where things are: ``array_creations``, ``math_ops`` (elementwise), ``logic_ops`` (comparisons,
 ``where``), ``reductions``, ``array_ops`` (shapes), ``products`` (``dot`` ... ``norm``), ``numerical``,
-``dtypes``.
+``dtypes``, ``random_arrays``.
 A name MindSpore 2.10's ``mindspore.numpy`` has and minims lacks raises an AttributeError that says so.
 """
 import difflib as _difflib
@@ -35,11 +35,12 @@ from .logic_ops import *  # noqa: F401,F403
 from .math_ops import *  # noqa: F401,F403
 from .numerical import *  # noqa: F401,F403
 from .reductions import *  # noqa: F401,F403
+from .random_arrays import rand, randint, randn  # noqa: F401
 
 #: Names of MindSpore 2.10's ``mindspore.numpy`` that minims does not have (yet).
 _MINDSPORE_ONLY = frozenset("""
 arccos arcsin arctan arctan2 argwhere bincount bitwise_and bitwise_not bitwise_or bitwise_xor fft gcd
-histogram histogram2d histogram_bin_edges histogramdd intersect1d invert lcm rand randint randn setdiff1d
+histogram histogram2d histogram_bin_edges histogramdd intersect1d invert lcm setdiff1d
 uint uint16 uint32 uint64 unique
 """.split())
 
