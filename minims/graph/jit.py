@@ -353,9 +353,12 @@ def jit(function=None, *, capture_mode="ast", jit_level="O0", dynamic=0, fullgra
     refuses guarded variants (``guards.py``).  ``mode``, ``input_signature``, ``hash_args`` and
     ``jit_config`` are MindSpore's older spellings, accepted and ignored."""
     check_jit_options(capture_mode, jit_level, dynamic, fullgraph, backend, options)
-    if function is None:
-        return lambda f: jit(f, capture_mode=capture_mode, jit_level=jit_level, dynamic=dynamic,
-                             fullgraph=fullgraph, backend=backend, **options)
+    if function is None:            # @jit(...): the options are checked once, here
+        return lambda f: _compile(f, fullgraph)
+    return _compile(function, fullgraph)
+
+
+def _compile(function, fullgraph: bool) -> JitFunction:
     if isinstance(function, JitFunction):
         return function
     if not callable(function):

@@ -105,19 +105,6 @@ def _tracer_becomes(self, other) -> None:
                 setattr(self, name, getattr(other, name))
 
 
-def _tracer_has_no_value(self) -> bool:
-    # without reading the value: under jit, reading a placeholder's value records a guard (graph/guards.py)
-    value = self
-    try:
-        while isinstance(value, Tracer):
-            if isinstance(value, StagingTracer):
-                return True
-            value = value._primal_value()
-    except MinimsError:
-        return True
-    return False
-
-
 def _tracer_unguarded_array(self):
     """The value a traced Tensor stands for, read to copy or store it (``Tensor(x)``,
     ``save_checkpoint``), not to decide a branch: a placeholder of a graph being compiled refuses,
@@ -129,6 +116,15 @@ def _tracer_unguarded_array(self):
             StagingTracer._primal_value(value)      # raises: a placeholder has no value
         value = value._primal_value()
     return value._data
+
+
+def _tracer_has_no_value(self) -> bool:
+    # asked without reading the value: under jit, a read records a guard (graph/guards.py)
+    try:
+        _tracer_unguarded_array(self)
+    except MinimsError:
+        return True
+    return False
 
 
 # a plain Tensor gets the new array (copy on write: arrays may be shared with a tape); a placeholder

@@ -44,7 +44,7 @@ class DynamicInput:
             "e.g. Tensor(np.zeros((2, 3), np.float32)).")
 
     def __getattr__(self, name):
-        if name.startswith("__"):
+        if name.startswith("_"):        # a probe (hasattr, getattr with a default) answers as usual
             raise AttributeError(name)
         self._refuse()
 
