@@ -35,7 +35,9 @@ from .runtime import RUNTIME
 __all__ = ["converted_source", "convert"]
 
 _FACTORY = "ms_factory"
-_cache: dict = {}           # code object -> _Conversion
+# id(code object) -> (code object, _Conversion): by identity, as two code objects compiled from the
+# same text in two places compare equal (the code object is held, so its id is not reused)
+_cache: dict = {}
 
 
 class _Conversion:
@@ -76,9 +78,9 @@ def _parse(fn, code):
 
 def _conversion(fn) -> _Conversion:
     code = fn.__code__
-    found = _cache.get(code)
-    if found is not None:
-        return found
+    held = _cache.get(id(code))
+    if held is not None and held[0] is code:
+        return held[1]
     why = _why_not(fn, code)
     node = _parse(fn, code) if why is None else why
     if isinstance(node, str):
@@ -91,7 +93,7 @@ def _conversion(fn) -> _Conversion:
                                                               "expression): the function runs as written"])
         else:
             found = _Conversion(_compile(node, code), source, notes)
-    _cache[code] = found
+    _cache[id(code)] = (code, found)
     return found
 
 

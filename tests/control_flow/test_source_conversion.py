@@ -202,3 +202,162 @@ def test_a_graph_mode_cell_with_a_parameter_in_the_condition_is_one_graph():
         assert "ms_cond((self.w * x).sum() > 0" in ms.converted_source(net.construct)
     finally:
         ms.set_context(mode=ms.PYNATIVE_MODE)
+
+
+def test_branches_whose_types_do_not_join_fall_back_to_guarded_python():
+    """Issue 24 item 3 (fallback). Closed form: 2x where sum > 0, else int32(3x) (MindSpore 2.10 fails
+    to compile this with TypeError "Type Join Failed: dtype1 = Float32, dtype2 = Int32", oracle run):
+    here each way the branch goes is a guarded variant with the right values; under fullgraph=True,
+    BranchTypeError (a TypeError, as MindSpore's) naming the variable."""
+    def no_join(x):
+        if x.sum() > 0:
+            y = x * 2
+        else:
+            y = ops.cast(x * 3, ms.int32)
+        return y
+    f = jit(no_join)
+    np.testing.assert_array_equal(f(t(A)).asnumpy(), 2 * A)
+    out = f(t(B))
+    assert out.dtype == ms.int32 and out.tolist() == (3 * B).astype(np.int32).tolist()
+    assert f.traces == 2 and f.guards(t(A))[0][1] is True
+    with pytest.raises(BranchTypeError, match="variable 'y'") as info:
+        jit(no_join, fullgraph=True)(t(A))
+    assert isinstance(info.value, TypeError)
+
+
+def test_side_effects_and_python_value_reads_stay_python_with_correct_values():
+    """Issue 24 item 3 (fallback): a list append in a branch stays Python (a graph cannot repeat it; the
+    converted source says so); a value read with .asnumpy() inside a branch falls back to the guarded
+    path. Expected: PyNative runs of the same functions; fullgraph=True refuses the value read."""
+    def appends(x, log):
+        if x.sum() > 0:
+            log.append("positive")
+            x = x * 2
+        return x
+
+    def reads(x):
+        if x.sum() > 0:
+            y = x * float(x.asnumpy()[0])
+        else:
+            y = x
+        return y
+    log = []
+    np.testing.assert_array_equal(jit(appends)(t(A), log).asnumpy(), appends(t(A), []).asnumpy())
+    assert log == ["positive"]
+    assert "stays Python (`log.append('positive')`" in jit(appends).converted_source()
+    f = jit(reads)
+    for x in (A, B):
+        np.testing.assert_array_equal(f(t(x)).asnumpy(), reads(t(x)).asnumpy())
+    assert f.traces == 2
+    with pytest.raises(StaticGraphError, match="fullgraph=True"):
+        jit(reads, fullgraph=True)(t(A))
+
+
+def test_pynative_is_unchanged_and_capture_mode_trace_keeps_guards():
+    """Issue 24 item 3: the original function runs in PyNative; capture_mode="trace" compiles it as
+    written, one guarded variant per branch (never MindSpore's first-branch reuse). Closed forms."""
+    np.testing.assert_array_equal(scale_by_sign(t(A)).asnumpy(), 2 * A)
+    f = jit(scale_by_sign, capture_mode="trace")
+    np.testing.assert_array_equal(f(t(A)).asnumpy(), 2 * A)
+    np.testing.assert_array_equal(f(t(B)).asnumpy(), 3 * B)
+    assert f.traces == 2 and "capture_mode='trace'" in f.converted_source()
+
+
+OFFSET = 1.0
+
+
+def make_scaled(scale):
+    def scaled(x, power=2):
+        if x.sum() > 0:
+            y = x ** power * scale + OFFSET
+        else:
+            y = x * scale - OFFSET
+        return y
+    return scaled
+
+
+def test_closures_globals_and_default_arguments_resolve_as_in_the_original():
+    """Issue 24 item 3: the converted function reads the closure cell, the live globals dict and the
+    default argument of the original. Closed forms: A^2 * 3 + OFFSET, B * 3 - OFFSET."""
+    global OFFSET
+    scaled = make_scaled(Tensor(3.0, ms.float32))
+    f = jit(scaled)
+    np.testing.assert_array_equal(f(t(A)).asnumpy(), A ** 2 * 3 + 1)
+    np.testing.assert_array_equal(f(t(B)).asnumpy(), B * 3 - 1)
+    assert f.traces == 1
+    OFFSET = 10.0
+    try:        # a new compilation of the same code (its conversion is cached) reads the global now
+        np.testing.assert_array_equal(jit(scaled)(t(A)).asnumpy(), A ** 2 * 3 + 10)
+    finally:
+        OFFSET = 1.0
+
+
+class Base(nn.Cell):
+    def construct(self, x):
+        return x + 1
+
+
+class Derived(Base):
+    def construct(self, x, bias=2.0):
+        if x.sum() > 0:
+            y = super().construct(x) * bias
+        else:
+            y = super().construct(x) - bias
+        return y
+
+
+def test_super_and_default_arguments_in_a_converted_construct():
+    """Issue 24 item 3: super() inside a converted branch finds the class and self, the default
+    argument applies. Closed forms: (A + 1) * 2 and (B + 1) - 2, from one graph."""
+    ms.set_context(mode=ms.GRAPH_MODE)
+    try:
+        net = Derived()
+        np.testing.assert_array_equal(net(t(A)).asnumpy(), (A + 1) * 2)
+        np.testing.assert_array_equal(net(t(B)).asnumpy(), (B + 1) - 2)
+        assert net._graph_call.traces == 1
+    finally:
+        ms.set_context(mode=ms.PYNATIVE_MODE)
+
+
+CELL_SOURCE = '''
+def from_a_cell(x):
+    if x.sum() > 0:
+        return x * 2
+    return x * 3
+'''
+
+
+def test_a_function_from_a_notebook_cell_is_converted_from_its_source():
+    """Issue 24 item 3: IPython registers each cell's source in linecache under a name like this one;
+    the conversion reads it there. Without a source (exec alone) there is no conversion, the guarded
+    path gives the right values and converted_source says why. Closed forms: 2A, 3B."""
+    name = "<ipython-input-7-0123456789ab>"
+    linecache.cache[name] = (len(CELL_SOURCE), None, CELL_SOURCE.splitlines(True), name)
+    try:
+        space = {}
+        exec(compile(CELL_SOURCE, name, "exec"), space)
+        f = jit(space["from_a_cell"])
+        np.testing.assert_array_equal(f(t(A)).asnumpy(), 2 * A)
+        np.testing.assert_array_equal(f(t(B)).asnumpy(), 3 * B)
+        assert f.traces == 1 and "return ms_cond(x.sum() > 0, if_true_1, if_false_1)" in f.converted_source()
+    finally:
+        del linecache.cache[name]
+    space = {}
+    exec(compile(CELL_SOURCE, "<no source>", "exec"), space)
+    g = jit(space["from_a_cell"])
+    np.testing.assert_array_equal(g(t(A)).asnumpy(), 2 * A)
+    np.testing.assert_array_equal(g(t(B)).asnumpy(), 3 * B)
+    assert g.traces == 2 and "is not converted: its source is not available" in g.converted_source()
+    assert "is not converted: a lambda" in jit(lambda x: x).converted_source()
+
+
+def test_the_conversion_is_made_once_per_code_object(monkeypatch):
+    """Issue 24 item 3: the first compile pays for the rewrite; later jit objects of the same code reuse it."""
+    import minims.conversion as conversion
+    made = []
+    original = conversion._compile
+    monkeypatch.setattr(conversion, "_compile", lambda *a: made.append(1) or original(*a))
+    monkeypatch.setattr(conversion, "_cache", {})
+    for _ in range(3):
+        jit(cubed_or_squared)(t(A))
+    assert len(made) == 1
