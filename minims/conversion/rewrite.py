@@ -164,6 +164,104 @@ def _normalise_returns(stmts: list) -> list:
     return stmts
 
 
+# ----- break and continue ----------------------------------------------------------------------------
+def _exits(nodes) -> set:
+    """The ``break``/``continue`` kinds in ``nodes`` that leave the loop around them (not a nested one)."""
+    found = set()
+
+    def walk(node):
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, (ast.Break, ast.Continue)):
+                found.add(type(child))
+            elif not isinstance(child, _SCOPES + _LOOPS):
+                walk(child)
+    for n in nodes:
+        walk(ast.Module(body=[n], type_ignores=[]))
+    return found
+
+
+def _only_under_ifs(stmts) -> bool:
+    """Are the loop's ``break``/``continue`` only inside ``if`` statements (where flags can replace them)?"""
+    for s in stmts:
+        if isinstance(s, ast.If):
+            if not _only_under_ifs(s.body) or not _only_under_ifs(s.orelse):
+                return False
+        elif not isinstance(s, (ast.Break, ast.Continue) + _LOOPS + _SCOPES) and _exits([s]):
+            return False
+    return True
+
+
+def _flag(name, value):
+    return ast.Assign(targets=[_name(name, store=True)], value=_call("ms_flag", ast.Constant(value)))
+
+
+def _lower_exits(stmts, flags) -> list:
+    """``break``/``continue`` become ``broke_N``/``continued_N = ms_flag(True)``; the statements after
+    one that may have set a flag run under ``if not (flags):``."""
+    out = []
+    for i, s in enumerate(stmts):
+        if isinstance(s, (ast.Break, ast.Continue)):
+            out.append(ast.copy_location(_flag(flags[type(s)], True), s))
+            return out                      # what follows in this block never runs
+        kinds = _exits([s]) if isinstance(s, ast.If) else ()
+        if kinds:
+            s.body, s.orelse = _lower_exits(s.body, flags), _lower_exits(s.orelse, flags)
+            out.append(s)
+            rest = _lower_exits(stmts[i + 1:], flags)
+            if rest:
+                raised = [_name(flags[kind]) for kind in (ast.Break, ast.Continue) if kind in kinds]
+                test = ast.UnaryOp(op=ast.Not(), operand=raised[0] if len(raised) == 1 else
+                                   ast.BoolOp(op=ast.Or(), values=raised))
+                out.append(ast.copy_location(ast.If(test=test, body=rest, orelse=[]), s))
+            return out
+        out.append(s)
+    return out
+
+
+def _lower_loop_exits(fn) -> list:
+    """Rewrite the ``break``/``continue`` of each ``while`` into flags (autograph's way); returns the
+    statements to put before each such loop, as ``[(loop, [statement])]``."""
+    before, count = [], 0
+    for loop in [n for n in _in_scope(fn.body) if isinstance(n, ast.While)]:
+        kinds = _exits(loop.body)
+        if not kinds or loop.orelse or not _only_under_ifs(loop.body):
+            continue
+        count += 1
+        flags = {ast.Break: f"broke_{count}", ast.Continue: f"continued_{count}"}
+        loop.body = _lower_exits(loop.body, flags)
+        if ast.Continue in kinds:
+            loop.body.insert(0, ast.copy_location(_flag(flags[ast.Continue], False), loop))
+        if ast.Break in kinds:
+            loop.test = ast.BoolOp(op=ast.And(), values=[
+                ast.UnaryOp(op=ast.Not(), operand=_name(flags[ast.Break])), loop.test])
+            before.append((loop, ast.copy_location(_flag(flags[ast.Break], False), loop)))
+    return before
+
+
+def _insert_before(stmts, pairs) -> None:
+    """Put each ``(loop, statement)``'s statement just before its loop, wherever the loop is."""
+    where = {id(loop): stmt for loop, stmt in pairs}
+    for block in _blocks(stmts):
+        i = 0
+        while i < len(block):
+            if id(block[i]) in where:
+                block.insert(i, where.pop(id(block[i])))
+                i += 1
+            i += 1
+
+
+def _blocks(stmts):
+    """Every statement list of this scope, ``stmts`` included."""
+    yield stmts
+    for s in stmts:
+        if isinstance(s, _SCOPES):
+            continue
+        for field in ("body", "orelse", "finalbody"):
+            yield from _blocks(getattr(s, field, []))
+        for handler in getattr(s, "handlers", []):
+            yield from _blocks(handler.body)
+
+
 # ----- what cannot be converted -----------------------------------------------------------------------
 def _obstacle(stmt, allow_return: bool):
     """Why ``stmt`` (an ``if`` or ``while``) must stay Python, or None."""
@@ -373,6 +471,7 @@ def rewrite(fn: ast.FunctionDef) -> tuple:
             isinstance(s, ast.If) and _returns([s]) for s in _in_scope(fn.body)):
         fn.body.append(ast.copy_location(ast.Return(value=None), fn.body[-1]))
     fn.body = _normalise_returns(fn.body)
+    _insert_before(fn.body, _lower_loop_exits(fn))
     rewriter = _Rewriter(live_after(fn))
     args = fn.args.posonlyargs + fn.args.args
     fn.body = rewriter.block(fn.body, {a.arg for a in args + fn.args.kwonlyargs}

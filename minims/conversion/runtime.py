@@ -25,7 +25,7 @@ from ..graph import conversion
 from .. import dtype as mstype
 from ..primitives.functional import logical_and, logical_not, logical_or, ne
 
-__all__ = ["ms_cond", "ms_while", "ms_and", "ms_or", "ms_not", "ms_local", "Undefined", "RUNTIME"]
+__all__ = ["ms_cond", "ms_while", "ms_and", "ms_or", "ms_not", "ms_local", "ms_flag", "Undefined", "RUNTIME"]
 
 #: What the structured primitives raise for a statement they cannot express: the statement then
 #: runs as Python (a guarded variant), unless ``fullgraph=True``.
@@ -146,6 +146,12 @@ def ms_not(value):
     return logical_not(_as_bool(value)) if staged(value) else not value
 
 
+def ms_flag(value: bool) -> Tensor:
+    """A flag of a converted ``break``/``continue``: a Bool Tensor, so that a branch that sets it and one
+    that keeps it give values of one type (a Python ``True`` and a Tensor would not join)."""
+    return Tensor(value)
+
+
 #: The names converted code reads (closure cells of the converted function, never the user's globals).
 RUNTIME = {"ms_cond": ms_cond, "ms_while": ms_while, "ms_and": ms_and, "ms_or": ms_or, "ms_not": ms_not,
-           "ms_local": ms_local}
+           "ms_local": ms_local, "ms_flag": ms_flag}

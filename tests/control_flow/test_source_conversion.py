@@ -361,3 +361,54 @@ def test_the_conversion_is_made_once_per_code_object(monkeypatch):
     for _ in range(3):
         jit(cubed_or_squared)(t(A))
     assert len(made) == 1
+
+
+def central_difference(fn, x, eps=1e-3):
+    """d sum(fn(x)) / dx by central differences in float64 (fn takes and returns NumPy arrays)."""
+    grad = np.zeros_like(x, np.float64)
+    for k in range(x.size):
+        step = np.zeros_like(x, np.float64)
+        step.flat[k] = eps
+        grad.flat[k] = (np.sum(fn(x + step)) - np.sum(fn(x - step))) / (2 * eps)
+    return grad
+
+
+def doubling_with_break(x):
+    i = Tensor(0, ms.int32)
+    while i < 10:
+        x = x * 2
+        if x.sum() > 20:
+            break
+        i = i + 1
+    return x * x
+
+
+def odd_steps_with_continue(x, n):
+    i = Tensor(0, ms.int32)
+    total = x * 0
+    while i < n:
+        i = i + 1
+        if (i % 2) == 0:
+            continue
+        total = total * x + x
+    return total
+
+
+def test_break_and_continue_in_a_tensor_while_are_one_graph():
+    """Issue 24 item 3 (break/continue as flags). Expected: the PyNative run of the same function
+    (values) and central differences of it in float64 (gradients); one trace for inputs that break
+    after different numbers of steps or loop a different number of times."""
+    f = jit(doubling_with_break, fullgraph=True)
+    for x in (A, np.array([5.0, 5.0, 5.0], np.float32), np.array([0.1, 0.1, 0.2], np.float32)):
+        np.testing.assert_allclose(f(t(x)).asnumpy(), doubling_with_break(t(x)).asnumpy())
+        numeric = central_difference(lambda v: doubling_with_break(Tensor(v.astype(np.float32))).asnumpy(), x)
+        np.testing.assert_allclose(ms.grad(f)(t(x)).asnumpy(), numeric, rtol=1e-3)
+    assert f.traces == 1 and "broke_1 = ms_flag(True)" in f.converted_source()
+    g = jit(odd_steps_with_continue, fullgraph=True)
+    for n in (3, 6):
+        count = Tensor(n, ms.int32)
+        np.testing.assert_allclose(g(t(A), count).asnumpy(), odd_steps_with_continue(t(A), count).asnumpy())
+        numeric = central_difference(
+            lambda v: odd_steps_with_continue(Tensor(v.astype(np.float32)), count).asnumpy(), A)
+        np.testing.assert_allclose(ms.grad(g)(t(A), count).asnumpy(), numeric, rtol=1e-3)
+    assert g.traces == 1
