@@ -164,6 +164,56 @@ def _normalise_returns(stmts: list) -> list:
     return stmts
 
 
+# ----- return inside a loop ---------------------------------------------------------------------------
+def _lower_loop_returns(fn) -> None:
+    """``return v`` inside a ``while`` becomes ``returned_N = ms_flag(True); return_value_N = v; break``,
+    and after the loop ``if returned_N: return return_value_N`` (the did-return state)."""
+    count = 0
+    for block in list(_blocks(fn.body)):
+        i = 0
+        while i < len(block):
+            loop = block[i]
+            if not (isinstance(loop, ast.While) and not loop.orelse and _loop_returns(loop.body)):
+                i += 1
+                continue
+            count += 1
+            flag, value = f"returned_{count}", f"return_value_{count}"
+            _replace_returns(loop.body, flag, value)
+            before = [_flag(flag, False), ast.Assign(targets=[_name(value, store=True)],
+                                                     value=_call("ms_unset", ast.Constant(value)))]
+            after = ast.If(test=_name(flag), body=[ast.Return(value=_name(value))], orelse=[])
+            block[i:i + 1] = [ast.copy_location(s, loop) for s in before] + [loop, ast.copy_location(after, loop)]
+            i += 4
+
+
+def _loop_returns(stmts) -> bool:
+    """Does the loop body return, only from inside ``if`` statements or directly (not nested loops)?"""
+    found = False
+    for s in stmts:
+        if isinstance(s, ast.Return):
+            found = True
+        elif isinstance(s, ast.If):
+            inner = [_loop_returns(s.body), _loop_returns(s.orelse)]
+            if None in inner:
+                return None
+            found = found or any(inner)
+        elif not isinstance(s, _SCOPES) and _returns([s]):
+            return None                     # a return inside a nested loop or a try: stays Python
+    return found
+
+
+def _replace_returns(stmts, flag, value) -> None:
+    for i, s in enumerate(stmts):
+        if isinstance(s, ast.Return):
+            stmts[i:i + 1] = [ast.copy_location(n, s) for n in (
+                _flag(flag, True), ast.Assign(targets=[_name(value, store=True)],
+                                              value=s.value or ast.Constant(None)), ast.Break())]
+            return
+        if isinstance(s, ast.If):
+            _replace_returns(s.body, flag, value)
+            _replace_returns(s.orelse, flag, value)
+
+
 # ----- break and continue ----------------------------------------------------------------------------
 def _exits(nodes) -> set:
     """The ``break``/``continue`` kinds in ``nodes`` that leave the loop around them (not a nested one)."""
@@ -467,6 +517,7 @@ class _Super(ast.NodeTransformer):
 def rewrite(fn: ast.FunctionDef) -> tuple:
     """Rewrite ``fn`` in place: ``(statements converted, notes on those left as Python)``."""
     fn.decorator_list = []
+    _lower_loop_returns(fn)
     if _returns(fn.body) and not _always_returns(fn.body) and any(
             isinstance(s, ast.If) and _returns([s]) for s in _in_scope(fn.body)):
         fn.body.append(ast.copy_location(ast.Return(value=None), fn.body[-1]))

@@ -412,3 +412,38 @@ def test_break_and_continue_in_a_tensor_while_are_one_graph():
             lambda v: odd_steps_with_continue(Tensor(v.astype(np.float32)), count).asnumpy(), A)
         np.testing.assert_allclose(ms.grad(g)(t(A), count).asnumpy(), numeric, rtol=1e-3)
     assert g.traces == 1
+
+
+def first_big(x):
+    i = Tensor(0, ms.int32)
+    while i < 5:
+        x = x * 2
+        if x.sum() > 20:
+            return x * 10
+        i = i + 1
+    return x
+
+
+def nested_returns(x):
+    if x.sum() > 0:
+        if x[0] > 0:
+            return x * 1
+        x = x + 1
+    return x * 2
+
+
+def test_return_inside_a_tensor_while_and_nested_ifs_is_one_graph():
+    """Issue 24 item 3 (return via a did-return state; returns in nested ifs). Closed forms: [1, -2, 3]
+    doubles 4 times and returns 160 x-steps (value [160, -320, 480], grad 160 each); [0.1]*3 doubles 5
+    times, never returns inside (3.2 each, grad 32); [30, 0, 0] returns at once (600, grad 20) — also
+    the PyNative values. nested_returns: x at [1, -2, 3]; 2(x + 1) at [-1, 2, 3]; 2x at -[1, -2, 3]."""
+    f = jit(first_big, fullgraph=True)
+    for x, value, slope in ((A, [160, -320, 480], 160), ([0.1, 0.1, 0.1], [3.2] * 3, 32), ([30, 0, 0], [600, 0, 0], 20)):
+        np.testing.assert_allclose(f(t(x)).asnumpy(), value, rtol=1e-6)
+        np.testing.assert_allclose(f(t(x)).asnumpy(), first_big(t(x)).asnumpy())
+        np.testing.assert_allclose(ms.grad(f)(t(x)).asnumpy(), [slope] * 3, rtol=1e-6)
+    assert f.traces == 1 and "returned_1 = ms_flag(True)" in f.converted_source()
+    g = jit(nested_returns, fullgraph=True)
+    for x, value in ((A, A), ([-1, 2, 3], [0, 6, 8]), (-A, -2 * A)):
+        np.testing.assert_array_equal(g(t(x)).asnumpy(), value)
+    assert g.traces == 1
