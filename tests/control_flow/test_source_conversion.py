@@ -447,3 +447,16 @@ def test_return_inside_a_tensor_while_and_nested_ifs_is_one_graph():
     for x, value in ((A, A), ([-1, 2, 3], [0, 6, 8]), (-A, -2 * A)):
         np.testing.assert_array_equal(g(t(x)).asnumpy(), value)
     assert g.traces == 1
+
+
+def test_a_branch_not_taken_is_not_computed_outside_the_cond():
+    """Issue 24 item 3: what a branch computes from values of the enclosing graph stays inside the
+    branch, so a branch not taken (sqrt of negatives here) neither runs nor poisons the gradient with
+    0 * inf. Expected: the PyNative gradient, 0 (d/dx of x * 0), not NaN."""
+    def root_or_zero(x):
+        if x.sum() > 0:
+            return ops.sqrt(x)
+        return x * 0
+    x = t([-1.0, -2.0, 3.0])
+    np.testing.assert_array_equal(ms.grad(jit(root_or_zero))(x).asnumpy(), ms.grad(root_or_zero)(x).asnumpy())
+    np.testing.assert_array_equal(ms.grad(jit(root_or_zero))(x).asnumpy(), [0, 0, 0])
