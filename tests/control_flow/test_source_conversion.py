@@ -298,17 +298,22 @@ class Base(nn.Cell):
 
 
 class Derived(Base):
+    def __init__(self):
+        super().__init__()
+        self.__factor = 2.0             # a private name: mangled as _Derived__factor
+
     def construct(self, x, bias=2.0):
         if x.sum() > 0:
-            y = super().construct(x) * bias
+            y = super().construct(x) * self.__factor
         else:
             y = super().construct(x) - bias
         return y
 
 
 def test_super_and_default_arguments_in_a_converted_construct():
-    """Issue 24 item 3: super() inside a converted branch finds the class and self, the default
-    argument applies. Closed forms: (A + 1) * 2 and (B + 1) - 2, from one graph."""
+    """Issue 24 item 3: super() inside a converted branch finds the class and self, a private name is
+    mangled as in the class, the default argument applies. Closed forms: (A + 1) * 2 and (B + 1) - 2,
+    from one graph."""
     ms.set_context(mode=ms.GRAPH_MODE)
     try:
         net = Derived()
