@@ -29,6 +29,7 @@ import textwrap
 import types
 
 from ..graph import conversion
+from ..graph.jit import JitFunction
 from .rewrite import rewrite
 from .runtime import RUNTIME
 
@@ -49,8 +50,7 @@ class _Conversion:
 
 def _function_of(fn):
     """The plain function under ``fn`` (a bound method's, a ``jit`` function's), or None."""
-    fn = getattr(fn, "__func__", fn)
-    fn = getattr(fn, "fn", fn) if type(fn).__name__ == "JitFunction" else fn
+    fn = fn.fn if isinstance(fn, JitFunction) else getattr(fn, "__func__", fn)
     return fn if isinstance(fn, types.FunctionType) else None
 
 

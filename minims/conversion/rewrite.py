@@ -16,12 +16,18 @@
   condition become ``ms_and``/``ms_or``/``ms_not`` (a Tensor predicate cannot go through Python's
   ``bool``).
 
+Inside a ``while``, ``break`` and ``continue`` become flags (``broke_N``, ``continued_N``: Bool
+Tensors made by ``ms_flag``) and the statements after one run under ``if not broke_N:``; the loop's
+test becomes ``not broke_N and test``.  ``return v`` inside a ``while`` becomes the did-return state
+``returned_N = ms_flag(True); return_value_N = v; break``, and after the loop ``if returned_N:
+return return_value_N``.
+
 A variable that may have no value yet when the statement starts is passed as
 ``ms_local(locals(), 'y')``.  A statement that the conversion cannot express is left as Python,
 with a note saying why (``notes``): one with a side effect a graph cannot repeat (a call whose
 result is unused, such as ``list.append`` or ``print``; a write to an attribute or an item;
-``raise``, ``try``, ``with``, ``global``), a ``break``/``continue``/``return`` inside a loop, and
-a ``while ... else``.  ``for`` stays Python's loop (unrolled while tracing, as MindSpore unrolls
+``raise``, ``try``, ``with``, ``global``), a ``break``/``continue``/``return`` that is not under
+``if`` statements of its loop (inside a ``try``, or a ``for`` loop's), and a ``while ... else``.  ``for`` stays Python's loop (unrolled while tracing, as MindSpore unrolls
 ``for i in range(n)`` and ``for row in x``); the statements inside it are converted.
 """
 from __future__ import annotations
@@ -30,9 +36,8 @@ import ast
 import copy
 from collections import Counter
 
-__all__ = ["rewrite", "HELPER_PREFIXES"]
+__all__ = ["rewrite"]
 
-HELPER_PREFIXES = ("if_true_", "if_false_", "while_cond_", "while_body_")
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
 _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 _LOOPS = (ast.While, ast.For, ast.AsyncFor)
