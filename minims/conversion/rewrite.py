@@ -322,6 +322,8 @@ def _obstacle(stmt, allow_return: bool):
     """Why ``stmt`` (an ``if`` or ``while``) must stay Python, or None."""
     if isinstance(stmt, ast.While) and stmt.orelse:
         return "a `while ... else`"
+    if isinstance(stmt, ast.While) and any(isinstance(n, ast.NamedExpr) for n in ast.walk(stmt.test)):
+        return "an assignment expression (:=) in the condition"
 
     def walk(node, loop_depth):
         for child in ast.iter_child_nodes(node):
