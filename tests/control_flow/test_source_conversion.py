@@ -468,3 +468,30 @@ def test_a_branch_not_taken_is_not_computed_outside_the_cond():
     np.testing.assert_array_equal(ms.grad(jit(root_or_zero))(x).asnumpy(), ms.grad(root_or_zero)(x).asnumpy())
     for f in (jit(root_or_zero), jit(staged_directly)):
         np.testing.assert_array_equal(ms.grad(f)(x).asnumpy(), [0, 0, 0])
+
+
+def test_non_tensor_state_that_changes_falls_back_to_guarded_python():
+    """Issue 24 item 3 (fallback): a string chosen by a Tensor condition, and a Python list grown by a
+    Tensor while, cannot be values of one graph; they run as Python (guarded variants) with the
+    PyNative values, and fullgraph=True raises the primitive's own error (BranchTypeError for the
+    string, a TypeError as MindSpore's Type Join Failed; CarryTypeError for the list)."""
+    def labelled(x):
+        if x.sum() > 0:
+            label = "positive"
+        else:
+            label = "other"
+        return x * 2 if label == "positive" else x * 3
+
+    def counted(x):
+        steps = []
+        while x.sum() < 100:
+            x = x * 2
+            steps = steps + [1]
+        return x * len(steps)
+    for fn, error in ((labelled, BranchTypeError), (counted, TypeError)):
+        f = jit(fn)
+        for x in (A, A * 16):
+            np.testing.assert_array_equal(f(t(x)).asnumpy(), fn(t(x)).asnumpy())
+        with pytest.raises(error):
+            jit(fn, fullgraph=True)(t(A))
+    np.testing.assert_array_equal(jit(labelled)(t(B)).asnumpy(), 3 * B)
