@@ -443,7 +443,8 @@ def test_return_inside_a_tensor_while_and_nested_ifs_is_one_graph():
     times, never returns inside (3.2 each, grad 32); [30, 0, 0] returns at once (600, grad 20) — also
     the PyNative values. nested_returns: x at [1, -2, 3]; 2(x + 1) at [-1, 2, 3]; 2x at -[1, -2, 3]."""
     f = jit(first_big, fullgraph=True)
-    for x, value, slope in ((A, [160, -320, 480], 160), ([0.1, 0.1, 0.1], [3.2] * 3, 32), ([30, 0, 0], [600, 0, 0], 20)):
+    cases = ((A, [160, -320, 480], 160), ([0.1, 0.1, 0.1], [3.2] * 3, 32), ([30, 0, 0], [600, 0, 0], 20))
+    for x, value, slope in cases:
         np.testing.assert_allclose(f(t(x)).asnumpy(), value, rtol=1e-6)
         np.testing.assert_allclose(f(t(x)).asnumpy(), first_big(t(x)).asnumpy())
         np.testing.assert_allclose(ms.grad(f)(t(x)).asnumpy(), [slope] * 3, rtol=1e-6)
