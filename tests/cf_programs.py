@@ -9,7 +9,9 @@ GRAPH_MODE ``construct`` may read the source (MindSpore's route: ``ast`` convers
 the same program exercises whichever route the engine takes, and ``jit(capture_mode="trace")``.
 
 A program has three float inputs — ``x`` and ``y`` of shape (3,), ``m`` of shape (2, 3) — and
-sometimes an int32 scalar ``n`` in 0..3 (a loop bound given as a Tensor).  Every value it makes is a
+sometimes an int32 scalar ``n`` in 0..3 (a loop bound given as a Tensor) and a Parameter ``w`` of
+shape (3,) defined in the file, read like any value (inside branches and loop bodies too, where the
+structured primitives must take it as an operand for its gradient to reach it).  Every value it makes is a
 float Tensor of shape (3,); its lines are drawn from :data:`KINDS`:
 
 ==================  ===============================================================================
@@ -78,7 +80,9 @@ BINARY = ("{a} + {b}", "{a} * {b}", "{a} - {b}", "ops.tanh({a} * {b})", "{a} * 0
 SQUASH = ("ops.tanh", "ops.sin")
 
 #: what the source text can name: the file's globals
-NAMESPACE = {"ms": ms, "ops": ops, "nn": nn, "Tensor": Tensor, "cond": cond}
+NAMESPACE = {"ms": ms, "ops": ops, "nn": nn, "np": np, "Tensor": Tensor, "cond": cond}
+#: the line that defines the Parameter ``w`` of a program that reads one
+PARAMETER_LINE = 'w = ms.Parameter(Tensor(np.array([0.4, -0.3, 0.8])), name="w")'
 
 
 # ===== choosers ========================================================================================
@@ -134,12 +138,14 @@ class CFProgram:
     body: list           # the lines of the body, indented by four spaces
     params: tuple        # ("x", "y", "m") or ("x", "y", "m", "n")
     kinds: frozenset
+    parameter: bool = False     # does the file define (and the body read) the Parameter ``w``?
 
     @property
     def source(self) -> str:
         signature = ", ".join(self.params)
         construct = ["    " + line if line else line for line in self.body]
-        return "\n".join([f"def program({signature}):", *self.body, "", "",
+        header = [PARAMETER_LINE, "", ""] if self.parameter else []
+        return "\n".join([*header, f"def program({signature}):", *self.body, "", "",
                           "class ProgramCell(nn.Cell):", f"    def construct(self, {signature}):", *construct, ""])
 
     def __repr__(self) -> str:
@@ -152,9 +158,9 @@ class CFProgram:
         return bool(self.kinds & PYTHON_DECISIONS)
 
     def load(self):
-        """``(program, ProgramCell)``, exec'd from the registered source."""
+        """``(program, ProgramCell, Parameters)``, exec'd from the registered source."""
         namespace = load_source(self.source)
-        return namespace["program"], namespace["ProgramCell"]
+        return namespace["program"], namespace["ProgramCell"], [namespace["w"]] if self.parameter else []
 
     def arguments(self, seed: int) -> tuple:
         """Arguments for one call: floats uniform in [-1.5, 1.5] (float64), ``n`` in 0..3."""
@@ -175,9 +181,9 @@ class CFProgram:
 class _Writer:
     """The body being written: lines, the values (shape (3,)) defined so far, fresh names."""
 
-    def __init__(self, chooser, has_n: bool):
+    def __init__(self, chooser, has_n: bool, has_w: bool):
         self.c, self.has_n = chooser, has_n
-        self.lines, self.values, self.count, self.kinds = [], ["x", "y"], 0, set()
+        self.lines, self.values, self.count, self.kinds = [], ["x", "y"] + (["w"] if has_w else []), 0, set()
 
     def fresh(self, prefix="v") -> str:
         self.count += 1
@@ -408,8 +414,8 @@ class _Writer:
 def generate(chooser, steps=(1, 4), need=None) -> CFProgram:
     """A random program: ``steps`` lines (min, max) of :data:`KINDS`, the first one ``need`` when
     given (a kind the caller wants to see)."""
-    has_n = chooser.chance(0.3)
-    writer = _Writer(chooser, has_n)
+    has_n, has_w = chooser.chance(0.3), chooser.chance(0.3)
+    writer = _Writer(chooser, has_n, has_w)
     n_lines = chooser.integer(*steps)
     if need is not None:
         writer.kinds.add(need)
@@ -419,7 +425,7 @@ def generate(chooser, steps=(1, 4), need=None) -> CFProgram:
         writer.line()
     writer.ending()
     params = ("x", "y", "m", "n") if has_n else ("x", "y", "m")
-    return CFProgram(writer.lines, params, frozenset(writer.kinds))
+    return CFProgram(writer.lines, params, frozenset(writer.kinds), parameter=has_w)
 
 
 @st.composite

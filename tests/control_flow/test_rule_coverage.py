@@ -325,3 +325,34 @@ def test_a_guard_inside_a_loop_body_is_checked_by_a_compiled_gradient():
         branch = [sympy.sin(e) * w if (y > 0).all() else sympy.tanh(e) * w * 3 for e, w in zip(s, y)]
         expected = [float(sympy.diff(sum(branch), e).subs(dict(zip(s, A)))) for e in s]
         np.testing.assert_allclose(compiled(Tensor(A), Tensor(y)).asnumpy(), expected, rtol=1e-12)
+
+
+# ----- a Parameter as a loop's initial value -----------------------------------------------------------------
+def test_a_parameter_as_the_initial_carry_of_a_loop_is_its_value():
+    """Regression (found by the control-flow fuzzer once its programs read a Parameter): a Parameter
+    in a loop's carry was not an explicit input of the staged body (a graph reads a Parameter as a
+    captured value), so the carry came out one operand short — while_loop raised StopIteration, and
+    scan mixed up its operands and returned wrong numbers in PyNative and jit alike (fixed in
+    control_flow/staging_loops.py: the carry holds the Parameter's value).  Expected: closed forms,
+    one iteration of sin(v) * x from v = w, and the scan written as a NumPy loop; the gradient with
+    respect to w of the first is cos(w) * x."""
+    w = ms.Parameter(Tensor(A), name="w")
+    x = Tensor(np.abs(B))
+
+    def looped(v):
+        return while_loop(lambda c: c[0] < 1, lambda c: (c[0] + 1, ops.sin(c[1]) * v),
+                          (Tensor(np.array(0, np.int64)), w))[1]
+
+    def scanned(v):
+        c, ys = scan(lambda k, r: (ops.tanh(k * r + v), k * 2.0), w, Tensor(ROWS))
+        return c + ys[1]
+    carry, ys = A.copy(), []
+    for r in ROWS:
+        ys.append(carry * 2.0)
+        carry = np.tanh(carry * r + np.abs(B))
+    for fn in (looped, ms.jit(looped)):
+        np.testing.assert_allclose(fn(x).asnumpy(), np.sin(A) * np.abs(B), rtol=1e-15)
+        _, (gw,) = ms.grad(lambda v: fn(v).sum(), grad_position=0, weights=[w])(x)
+        np.testing.assert_allclose(gw.asnumpy(), np.cos(A) * np.abs(B), rtol=1e-15)
+    for fn in (scanned, ms.jit(scanned)):
+        np.testing.assert_allclose(fn(x).asnumpy(), carry + ys[1], rtol=1e-14)

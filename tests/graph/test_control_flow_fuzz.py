@@ -8,7 +8,8 @@ and ``return`` inside branches, ``ops.WhileLoop``/``ForiLoop``/``Scan`` and
 
 1. ``check_modes``: PyNative, ``jit`` and (for the Cell) GRAPH_MODE agree on values and first-order
    gradients (and, for some, second order) to ``1e-12`` in float64, the tolerance of
-   ``tests/graph/test_mode_equivalence.py``;
+   ``tests/graph/test_mode_equivalence.py`` — with respect to the inputs and, when the program reads
+   the Parameter ``w`` of its file, to ``w`` (``weights=``);
 2. reuse: one ``jit(f)``, one ``jit(f, capture_mode="trace")``, one ``jit(grad(f))`` and one
    GRAPH_MODE Cell called on three argument sets in turn give PyNative's values for each — a
    compiled branch or trip count must never be replayed for inputs that take another (MindSpore's
@@ -170,13 +171,14 @@ def refused_by_tracing(program: CFProgram, fn, args) -> bool:
 def check_program(program: CFProgram, seed: int, order: int = 1, as_cell: bool = True):
     """Every check of the module docstring on one program."""
     start = time.perf_counter()
-    fn, cell_class = program.load()
+    fn, cell_class, weights = program.load()
     argsets = [program.arguments(seed + k) for k in range(3)]
     try:
         assert inspect.getsource(fn).startswith("def program(")       # the source is there to read
         refused = refused_by_tracing(program, fn, argsets[0])
         if not refused:
-            check_modes(cell_class() if as_cell else fn, argsets[0], order=order)
+            check_modes(cell_class() if as_cell else fn, argsets[0], order=order, weights=weights or None,
+                        params=weights)
             check_reuse(fn, cell_class, argsets)
         check_vmap(program, fn, argsets[:2], compiled=not refused)
         central_difference_check(fn, argsets[0], seed)
