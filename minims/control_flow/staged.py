@@ -220,9 +220,8 @@ class Branch:
 
 def run_graph(graph, args, effects: bool = True) -> list:
     """``interpret``, always a list of outputs (also for one); not ``effects``: the graph
-    ``without_effects`` (its guards kept), so a loop or branch inside it that prints still computes
-    its outputs."""
-    out = interpret(graph if effects else without_effects(graph, keep_checks=True), args, effects)
+    ``without_effects``, so a loop or branch inside it that prints still computes its outputs."""
+    out = interpret(graph if effects else without_effects(graph), args, effects)
     return [out] if len(graph.outputs) == 1 else list(out)
 
 
