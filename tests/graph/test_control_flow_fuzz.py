@@ -195,7 +195,7 @@ def check_program(program: CFProgram, seed: int, order: int = 1, as_cell: bool =
 
 
 # ===== the fast slice: a few fixed programs ==============================================================
-FAST_CASES = [(0, 1, "if"), (1, 1, "while_loop_op"), (3, 2, "cond")]   # (seed, order, kind)
+FAST_CASES = [(0, 1, "if"), (1, 1, "while_loop_op"), (3, 1, "cond"), (5, 2, "cond")]   # (seed, order, kind)
 
 
 @pytest.mark.parametrize("seed, order, kind", FAST_CASES)
