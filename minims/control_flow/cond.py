@@ -36,8 +36,8 @@ from ..core.tensor import Tensor
 from ..core.ir import type_text
 from ..primitives.functional import broadcast_to, ne, reshape, select
 from .recording import graph_call, record_as_one_node, values_known
-from .staged import (Branch, Closed, batched_outputs, example, is_float, jvp_outputs, merge_operands, stage,
-                     symbolic_outputs, vjp_outputs)
+from .staged import (Branch, Closed, batched_outputs, example, is_float, jvp_outputs, merge_operands, quiet,
+                     stage, symbolic_outputs, vjp_outputs)
 
 __all__ = ["Cond", "cond", "BranchTypeError", "BranchShapeError", "PredicateError", "predicate",
            "function_name"]
@@ -90,6 +90,11 @@ class Cond(Primitive):
         if key not in self._rules:
             self._rules[key] = build()
         return self._rules[key]
+
+    def without_effects(self) -> "Cond":
+        """The same choice over the branches with their effects gone (a replay that must not print
+        again still needs the chosen branch's outputs, ``graph/replay.py``)."""
+        return self._rule("without effects", lambda: quiet(Cond(*(b.without_effects() for b in self.branches))))
 
     # ----- evaluation ---------------------------------------------------------------------------
     def impl(self, pred, *operands):

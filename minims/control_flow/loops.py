@@ -44,7 +44,7 @@ from ..core.prims import move_to_front, zeros_like
 from ..primitives.functional import broadcast_to, reshape, select, stack as stack_op, transpose
 from .recording import graph_call, record_as_one_node, values_known
 from .staged import (Branch, Closed, batched_or_shared, batched_outputs, example, is_float,
-                     jvp_outputs, merge_operands, stage, symbolic_outputs)
+                     jvp_outputs, merge_operands, quiet, stage, symbolic_outputs)
 
 __all__ = ["While", "Scan", "LoopVjp", "CarryTypeError", "CarryShapeError", "SymbolicLoopError"]
 
@@ -143,6 +143,10 @@ class LoopVjp(_Loop):
     def abstract_eval(self, *arrays):
         return _result([np.zeros_like(arrays[i]) for i in self.wanted])
 
+    def without_effects(self) -> "LoopVjp":
+        return self._rule("without effects", lambda: quiet(LoopVjp(self.loop.without_effects(), self.n_operands,
+                                                                   self.wanted, self.reached)))
+
     def jvp(self, primals, tangents):
         """Forward mode of a loop's gradient: its outputs are linear in the cotangents, so the
         tangent is derived from its own ``bprop`` (a ``LoopVjp`` of it) by transposing it."""
@@ -186,6 +190,11 @@ class While(_Loop):
 
     def abstract_eval(self, *arrays):
         return _result([np.zeros_like(a) for a in arrays[:self.n_carry]])
+
+    def without_effects(self) -> "While":
+        """The same loop over its graphs with their effects gone (``graph/replay.py``)."""
+        return self._rule("without effects", lambda: quiet(While(self.cond.without_effects(),
+                                                                 self.body.without_effects(), self.n_carry)))
 
     def run_arrays(self, operands) -> list:
         while np.asarray(self.cond.run(operands)[0]).item():
@@ -323,6 +332,11 @@ class Scan(_Loop):
         outs = self.body.zeros()
         return _result(outs[:self.n_carry] + [np.zeros((self.length,) + y.shape, y.dtype)
                                               for y in outs[self.n_carry:]])
+
+    def without_effects(self) -> "Scan":
+        """The same loop over its body with its effects gone (``graph/replay.py``)."""
+        return self._rule("without effects", lambda: quiet(Scan(self.body.without_effects(), self.length,
+                                                                self.n_carry, self.n_xs)))
 
     def _step_operands(self, carry, operands, t, take):
         c, nx = self.n_carry, self.n_xs

@@ -27,13 +27,14 @@ from ..core.tape import vjp
 from ..core.tensor import Tensor
 from ..graph.executor import Plan
 from ..graph.passes import optimize
+from ..graph.replay import without_effects
 from ..graph.tracing import is_explicit_input, trace_to_graph
 from ..interpreters.symbolic import SymbolicTrace, as_sympy_array
 from ..primitives.functional import identity
 
 __all__ = ["Closed", "Branch", "SideEffectError", "stage", "flatten", "unflatten", "merge_operands",
            "example", "types_of", "is_float", "run_graph", "jvp_outputs", "batched_outputs", "vjp_outputs",
-           "symbolic_outputs", "at_front", "batched_or_shared"]
+           "symbolic_outputs", "at_front", "batched_or_shared", "quiet"]
 
 
 class SideEffectError(MinimsError, RuntimeError):
@@ -167,7 +168,7 @@ class Branch:
 
     def __init__(self, graph, positions):
         self.graph, self.positions = graph, tuple(positions)
-        self._plan = None
+        self._plan = self._quiet = None
 
     @property
     def name(self) -> str:
@@ -201,6 +202,14 @@ class Branch:
         """The graph's equations bound again on ``operands`` (under whatever interpreters are active)."""
         return run_graph(self.graph, self.pick(operands), effects)
 
+    def without_effects(self) -> "Branch":
+        """The same graph with its effects gone but its guards kept (``replay.without_effects``), made
+        once."""
+        if self._quiet is None:
+            quiet = without_effects(self.graph, keep_checks=True)
+            self._quiet = self if quiet is self.graph else Branch(quiet, self.positions)
+        return self._quiet
+
     def zeros(self) -> list:
         """Arrays of zeros of the output types (what abstract evaluation returns)."""
         return [np.zeros(s, d.np_dtype) for s, d in self.out_types]
@@ -210,8 +219,9 @@ class Branch:
 
 
 def run_graph(graph, args, effects: bool = True) -> list:
-    """``interpret``, always a list of outputs (also for one)."""
-    out = interpret(graph, args, effects)
+    """``interpret``, always a list of outputs (also for one); not ``effects``: the graph
+    ``without_effects``, so a loop or branch inside it that prints still computes its outputs."""
+    out = interpret(graph if effects else without_effects(graph), args, effects)
     return [out] if len(graph.outputs) == 1 else list(out)
 
 
@@ -292,3 +302,11 @@ def symbolic_outputs(branch: Branch, operands) -> list:
     finally:
         pop_trace(trace)
     return [o._data if getattr(o, "_trace", None) is trace else as_sympy_array(o) for o in outs]
+
+
+def quiet(prim):
+    """``prim``, the effect-free form of a structured primitive, marked as having no effect: what is
+    left in its graphs are guards, which need no keeping when its outputs are unused (and a replay
+    without effects must run it, not pass its inputs through)."""
+    prim.has_effect = False
+    return prim

@@ -12,6 +12,7 @@ import numpy as np
 from ..core.ir import type_text
 from ..core.stack import MinimsError, bind
 from ..core.tensor import Tensor
+from ..primitives.functional import identity
 from .cond import function_name, predicate
 from .loops import CarryShapeError, CarryTypeError, Scan, While
 from .staged import example, flatten, stage, unflatten
@@ -25,7 +26,9 @@ class InfiniteLoopError(MinimsError, ValueError):
 
 def _as_tensor(v):
     if isinstance(v, Tensor):
-        return v
+        # a Parameter in the carry (or xs) is its value now, a value of the loop: a graph reads a
+        # Parameter itself as a captured input, which left the carry one operand short
+        return identity(v) if getattr(v, "_is_parameter", False) else v
     if isinstance(v, (bool, int, float, np.number, np.bool_)):
         return Tensor(v)
     raise CarryTypeError(

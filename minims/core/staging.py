@@ -108,14 +108,14 @@ class StagingTrace(Trace):
         """A graph input typed like ``like``."""
         var = self._new_var(like.shape, like.dtype)
         self.inputs.append(var)
-        return self._tracer(var, np.zeros(like.shape, like._data.dtype))
+        return self._tracer(var, np.zeros(like.shape, like.dtype.np_dtype))
 
     def implicit(self, obj: Tensor) -> StagingTracer:
         """The placeholder for a value the function reads without receiving it (an outer level's)."""
         hit = self._implicit_by_id.get(id(obj))
         if hit is None:
             var = self._new_var(obj.shape, obj.dtype)
-            hit = self._implicit_by_id[id(obj)] = self._tracer(var, np.zeros(obj.shape, obj._data.dtype))
+            hit = self._implicit_by_id[id(obj)] = self._tracer(var, np.zeros(obj.shape, obj.dtype.np_dtype))
             self.implicit_objs.append(obj)
             self.implicit_vars.append(var)
         return hit

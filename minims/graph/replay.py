@@ -5,28 +5,59 @@
 -> gradients`` (and, for ``residuals.py``, the outputs too) — the backward rules written into a
 new graph (source transformation).  ``call.py``'s replaying backward graph and ``residuals.py``'s
 joint graph are both this one staging.
+
+A replay without effects (``effects=False``: a backward graph recomputes values, it does not print
+again) lets the core's interpreter pass an effectful equation's inputs through, which is right for
+``Print`` and ``Guard`` but not for a primitive whose *parameters* are graphs holding an effect (a
+loop whose body prints): its outputs are not its inputs.  ``without_effects`` gives such a
+primitive's effect-free form instead (``prim.without_effects()``, the structured primitives of
+``minims.control_flow``), which computes the same outputs.  Inside a branch or loop body a ``Guard``
+stays (``keep_checks``): nothing outside checks it, and a replay that computes a gradient's forward
+values must still fail on a value the variant was not compiled for, so that ``jit`` compiles
+another (only the guards of the compiled graph itself are checked before a call).
 """
 from __future__ import annotations
 
 import numpy as np
 
 from ..core import staging
-from ..core.ir import Graph, Var
+from ..core.ir import Equation, Graph, Var
 from ..core.tape import vjp
 from ..core.tensor import Tensor
 from ..primitives.state import Assign
+from .guards import Guard
+from .rewriting import rewritten
 from .tracing import trace_to_graph
 
-__all__ = ["interpret", "stage_vjp"]
+__all__ = ["interpret", "stage_vjp", "without_effects"]
 
 _ASSIGN = Assign()
 
 
+def without_effects(graph: Graph, keep_checks: bool = False) -> Graph:
+    """``graph`` with every effectful equation gone: a primitive over graphs replaced by its
+    effect-free form, any other (``Print``, ``Guard``) passing its inputs through as the core's
+    interpreter passes them — except, with ``keep_checks``, a ``Guard`` (see the module docstring).
+    The graph itself when it has none."""
+    if not any(getattr(eq.prim, "has_effect", False) for eq in graph.equations):
+        return graph
+    kept, mapping = [], {}
+    for eq in graph.equations:
+        if not getattr(eq.prim, "has_effect", False) or (keep_checks and isinstance(eq.prim, Guard)):
+            kept.append(eq)
+        elif hasattr(eq.prim, "without_effects"):
+            kept.append(Equation(eq.prim.without_effects(), eq.ins, eq.outs, eq.multiple))
+        else:
+            mapping.update((v.index, a) for v, a in zip(eq.outs, eq.ins))
+    return rewritten(graph, kept, mapping, "effects", 0)
+
+
 def interpret(graph: Graph, args, effects: bool = True):
     """Re-run ``graph``'s equations with ``bind`` on ``args`` (under whatever interpreters are active;
-    the core's ``staging.interpret``), then its Parameter writes (unless not ``effects``)."""
+    the core's ``staging.interpret``), then its Parameter writes (unless not ``effects``: then the
+    graph ``without_effects``)."""
     env = {}
-    outs = staging.interpret(graph, args, effects, env)
+    outs = staging.interpret(graph if effects else without_effects(graph), args, effects, env)
     if effects and graph.effects:
         for param, value in graph.effects:
             # as ops.assign does: written now, or recorded by a graph being staged (jit inside jit)
