@@ -49,6 +49,7 @@ from .interpreters.nan_check import NonFiniteError    # raised by set_context(ch
 from . import tracebacks
 from . import amp                                     # mindspore.amp (issue 26)
 from .context import COMPATIBLE, LAX, STRICT          # jit_syntax_level values (MindSpore's tests set them)
+from .graph.mutable import mutable                    # mindspore.mutable
 
 __version__ = "0.1.0"
 
