@@ -826,6 +826,9 @@ ops.Scan()(lambda c, x: (c + x, c), Tensor(np.zeros(2, np.float32)), Tensor(np.o
     # ----- MindSpore's tutorial pages (issue 25) ----------------------------------------------------
     _m("mutable-of-a-string", "graph", "mutable() of a value that is no Tensor, number or container of them",
        'ms.mutable([1, "a"])', TypeError, ["mutable", "(bool, int, float, Tensor, tuple, list, dict)", "Fix"]),
+    _m("narrow-past-the-end", "ops", "mint.narrow taking more entries than the axis has after start",
+       'ms.mint.narrow(Tensor(np.zeros((3, 3), np.float32)), 1, 2, 2)',
+       ValueError, ["narrow", "start (2), + length (2) exceeds dimension size (3)", "Fix"]),
 )
 
 
