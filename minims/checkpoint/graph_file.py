@@ -57,7 +57,6 @@ def export(net, *inputs, file_name, file_format="MINDIR", **kwargs):
                          "carry. Fix: net.set_train(False) before export, or export the network without the step.")
     path = file_name if file_name.endswith(".mindir") else file_name + ".mindir"
     write_atomically(path, [HEADER, pickle.dumps(graph, protocol=4)])
-    return path
 
 
 class _GraphUnpickler(pickle.Unpickler):
