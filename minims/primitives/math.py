@@ -498,17 +498,12 @@ class Floor(_Unary):
 # NumPy's own float32 sin and cos (SIMD) are up to 1 ULP off: cos(5) comes out 0.28366217 where the
 # float32 nearest the true value is 0.2836622, which MindSpore 2.10 gives (issue 25, func_vmap:7).
 # Computed in float64 and rounded once, the result is the nearest float32; float64 is unchanged.
+# (A fused kernel's math.sin on float32 is libm's sinf, already within half a ULP: its form stays.)
 def _rounded_once(fn):
     def impl(self, x):
         return in_float64(fn, x)
     return impl
 
 
-def _fused_in_float64(fn):
-    def fused_sympy(self, dtype, x):
-        return sym_elementwise(lambda v: fn(F.f64(v)))(x)      # in float64, as impl
-    return fused_sympy
-
-
-install(Sin, impl=_rounded_once(np.sin), fused_sympy=_fused_in_float64(sympy.sin))
-install(Cos, impl=_rounded_once(np.cos), fused_sympy=_fused_in_float64(sympy.cos))
+install(Sin, impl=_rounded_once(np.sin))
+install(Cos, impl=_rounded_once(np.cos))
