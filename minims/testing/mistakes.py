@@ -829,6 +829,8 @@ ops.Scan()(lambda c, x: (c + x, c), Tensor(np.zeros(2, np.float32)), Tensor(np.o
     _m("narrow-past-the-end", "ops", "mint.narrow taking more entries than the axis has after start",
        'ms.mint.narrow(Tensor(np.zeros((3, 3), np.float32)), 1, 2, 2)',
        ValueError, ["narrow", "start (2), + length (2) exceeds dimension size (3)", "Fix"]),
+    _m("graph-cell-of-no-graph", "checkpoint", "nn.GraphCell given something that is not a loaded graph",
+       'nn.GraphCell("model.mindir")', TypeError, ["GraphCell", "graph", "Fix", "load("]),
 )
 
 
