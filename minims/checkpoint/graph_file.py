@@ -34,10 +34,18 @@ class GraphFileError(ValueError):
     """A file ``load`` cannot read: missing, not ending in .mindir, or not written by minims' export."""
 
 
+def _no_options(name, options):
+    """MindSpore's further options (encryption keys, obfuscation) would be ignored silently: refused."""
+    if options:
+        raise ValueError(f"{name}: minims' graph file has none of MindSpore's options {sorted(options)} "
+                         f"(encryption, obfuscation). Fix: call {name} without them.")
+
+
 def export(net, *inputs, file_name, file_format="MINDIR", **kwargs):
     """``mindspore.export(net, *inputs, file_name, file_format='MINDIR')``: write ``net``'s graph for
     ``inputs`` to ``file_name`` (``.mindir`` appended when missing). Only ``MINDIR`` is written, in
     minims' own format (see the module's docstring)."""
+    _no_options("export", kwargs)
     if file_format not in FORMATS:
         raise ValueError(f"For 'export', 'file_format' must be one of {list(FORMATS)}, but got {file_format}. "
                          "Fix: file_format='MINDIR'.")
@@ -48,7 +56,8 @@ def export(net, *inputs, file_name, file_format="MINDIR", **kwargs):
         raise TypeError(f"export: 'net' must be a Cell or a function, but got {describe(net)}.")
     if not all(isinstance(x, Tensor) for x in inputs):
         raise TypeError(f"export: the inputs must be Tensors (the example inputs the graph is traced on), but "
-                        f"got ({', '.join(describe(x) for x in inputs)}). Fix: export(net, Tensor(...), file_name=...).")
+                        f"got ({', '.join(describe(x) for x in inputs)}). "
+                        "Fix: export(net, Tensor(...), file_name=...).")
     graph = trace_to_graph(net, inputs, name=type(net).__name__ if isinstance(net, Cell) else None,
                            parameters_as_inputs=False)
     if graph.effects or graph.attributes:
@@ -72,6 +81,7 @@ class _GraphUnpickler(pickle.Unpickler):
 
 def load(file_name, **kwargs):
     """``mindspore.load(file_name)``: the graph a minims ``export`` wrote, for ``nn.GraphCell(graph)``."""
+    _no_options("load", kwargs)
     if not str(file_name).endswith(".mindir"):
         raise GraphFileError(f"For 'load', the argument 'file_name'(MindIR file) should end with '.mindir', "
                              f"please input the correct 'file_name'. Got {file_name!r}.")

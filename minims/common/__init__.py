@@ -17,5 +17,6 @@ from . import api, tensor  # noqa: E402 - mindspore.common.api (jit), mindspore.
 # finds them there. Set here, not in the submodules, because ``import minims`` does not import those.
 Tensor.__module__ = f"{__name__}.tensor"
 Parameter.__module__ = f"{__name__}.parameter"
+
 from ..layout import missing_name  # noqa: E402
 __getattr__ = missing_name(__name__, "mindspore.common")
