@@ -75,3 +75,11 @@ def test_graph_cell_and_export_refusals(tmp_path):
     cell = nn.GraphCell(ms.load(str(tmp_path / "m.mindir")))
     with pytest.raises(RuntimeError, match="exported for inputs"):
         cell(Tensor(np.ones((2, 1, 28, 28), np.float32)))
+
+
+def test_mindspores_encryption_options_are_refused_not_ignored(tmp_path):
+    """An encryption key ignored silently would leave a file the user believes encrypted: refused."""
+    model, x = _network(), Tensor(np.ones((1, 1, 28, 28), np.float32))
+    with pytest.raises(ValueError, match="enc_key"):
+        ms.export(model, x, file_name=str(tmp_path / "m"), enc_key=b"0123456789abcdef")
+    assert not (tmp_path / "m.mindir").exists()
