@@ -49,6 +49,9 @@ from .interpreters.nan_check import NonFiniteError    # raised by set_context(ch
 from . import tracebacks
 from . import amp                                     # mindspore.amp (issue 26)
 from .context import COMPATIBLE, LAX, STRICT          # jit_syntax_level values (MindSpore's tests set them)
+from .graph.mutable import mutable                    # mindspore.mutable
+from . import mint                                    # mindspore.mint (narrow)
+from .checkpoint.graph_file import export, load       # mindspore.export/load: minims' own graph file
 
 __version__ = "0.1.0"
 

@@ -16,7 +16,9 @@ tools/mindspore_substitutions.py (downloads), applied on both sides.
 tools/mindspore_pages/oracle_results.json, so later runs (and CI) compare without MindSpore:
 * a block *runs on MindSpore* when it raised in neither run;
 * what it printed is compared line by line after ``normalise`` (trailing blanks, object addresses,
-  the scratch folder's path). A block whose two MindSpore runs differ only in numbers and spacing
+  the scratch folder's path, and the package name in a printed class, ``<class 'minims.common.tensor.Tensor'>``
+  read as ``<class 'mindspore.common.tensor.Tensor'>``: the one name the user changed, the import's;
+  the module path after it must be MindSpore's). A block whose two MindSpore runs differ only in numbers and spacing
   (random numbers, timings) is compared by ``skeleton`` (numbers replaced by ``#``, spacing removed):
   same text, same count of numbers; one whose runs differ in more needs only to run without an
   exception.
@@ -111,8 +113,12 @@ ADDRESS = re.compile(r"0x[0-9a-fA-F]{6,}")
 NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?|nan|inf")
 
 
+PRINTED_CLASS = re.compile(r"<class 'minims\.")
+
+
 def normalise(text):
-    lines = [ADDRESS.sub("0x?", line.rstrip()) for line in text.splitlines()]
+    lines = [PRINTED_CLASS.sub("<class 'mindspore.", ADDRESS.sub("0x?", line.rstrip()))
+             for line in text.splitlines()]
     while lines and not lines[-1]:
         lines.pop()
     return lines

@@ -22,6 +22,7 @@
 """
 from __future__ import annotations
 
+import types
 import weakref
 
 import numpy as np
@@ -314,9 +315,22 @@ def trace_to_graph(fn, args, name: str | None = None, parameters_as_inputs: bool
                        examples_only, guarded, captures)
     stack.add_rewriter(_read_parameters)
     try:
-        return _stage(fn, args, trace=trace)
+        return _stage(lambda *staged: _generators_as_lists(fn(*staged)), args, trace=trace)
     finally:
         stack.remove_rewriter(_read_parameters)
+
+
+def _generators_as_lists(out):
+    """``out`` with each generator in it (at any depth of tuples, lists and dicts) made the list of its
+    items: Graph mode has no generators (MindSpore 2.10 compiles ``(x * x for x in ...)`` to the list
+    of its items), and a generator kept in the compiled result would be spent after the first call."""
+    if isinstance(out, types.GeneratorType):
+        return [_generators_as_lists(item) for item in out]
+    if type(out) in (tuple, list):
+        return type(out)(_generators_as_lists(item) for item in out)
+    if type(out) is dict:
+        return {key: _generators_as_lists(value) for key, value in out.items()}
+    return out
 
 
 def _read_parameters(prim, args):

@@ -18,6 +18,7 @@ from .loss_scale import (DynamicLossScaleUpdateCell, FixedLossScaleUpdateCell,  
                          TrainOneStepWithLossScaleCell)
 from .layers import Conv2dTranspose, Embedding, GELU, LeakyReLU, LSTM   # issue 25 item 2
 from . import grad                                  # mindspore.nn.grad: Jvp, Vjp
+from .graph_cell import GraphCell                  # runs a graph minims.load read (issue 25)
 
 from ..layout import missing_name  # noqa: E402
 __getattr__ = missing_name(__name__, "mindspore.nn")

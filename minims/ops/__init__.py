@@ -83,6 +83,7 @@ from ..primitives.nn_losses import binary_cross_entropy, binary_cross_entropy_wi
 from ..primitives import more_tensor_methods  # noqa: F401,E402 - installs the methods of issue 25 item 2
 
 from ..autodiff.grad_api import get_grad
+from .optimizer_steps import ApplyMomentum
 from . import composite, operations, primitive      # mindspore.ops.composite (C), .operations (P), .primitive
 from ..layout import missing_name
 __getattr__ = missing_name(__name__, "mindspore.ops")     # a missing name says whether MindSpore has it

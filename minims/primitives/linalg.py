@@ -72,9 +72,13 @@ class MatMul(Primitive):
             y = np.swapaxes(y, -1, -2)
         if x.shape[-1] == 1 and y.ndim >= 2 and y.shape[-2] == 1 and x.ndim > 2:
             # a stack of outer products (per-example weight gradients under vmap): NumPy's matmul
-            # runs these one small product at a time, 2-3x slower than the same broadcast product
-            # (bit for bit the same numbers: each entry is one multiplication)
-            return np.multiply(x, y)
+            # runs these one small product at a time, 2-3x slower than the same broadcast product.
+            # Bit for bit the same numbers once the sum a product starts from is added: each entry
+            # is 0 + x*y, so a product -0.0 (-4 * 0) comes out +0.0, as from any matmul
+            out = np.multiply(x, y)
+            if out.dtype.kind in "fc":
+                out += 0
+            return out
         return np.matmul(x, y)
 
     def batch(self, args, dims, size):

@@ -19,6 +19,18 @@ def _reflect(fn):
     return lambda self, other: fn(other, self)
 
 
+def _sequence_operand(fn):
+    """``t - [4, 3, 2, 1]``: MindSpore's Tensor ``+`` and ``-`` (either side) take a list or tuple as
+    the other operand, converted to a Tensor of ``t``'s dtype (MindSpore 2.10: ``Tensor([1, 2]) +
+    [1.5, 2.5]`` is Int64 ``[2, 4]``); its ``*``, ``/``, comparisons and ``ops.add``/``ops.sub``
+    refuse one, and so do minims'."""
+    def operator(self, other):
+        if isinstance(other, (list, tuple)):
+            other = Tensor(other, self.dtype)
+        return fn(self, other)
+    return operator
+
+
 # ----- views: the result shares its entries with self (``views.py``), as in MindSpore's PyNative mode
 def _getitem(self, index):
     return views.taken(self, ops.getitem(self, index), "index", index)
@@ -111,8 +123,8 @@ def _deepcopy(self, memo):
 
 
 _METHODS = {
-    "__add__": ops.add, "__radd__": _reflect(ops.add),
-    "__sub__": ops.sub, "__rsub__": _reflect(ops.sub),
+    "__add__": _sequence_operand(ops.add), "__radd__": _sequence_operand(_reflect(ops.add)),
+    "__sub__": _sequence_operand(ops.sub), "__rsub__": _sequence_operand(_reflect(ops.sub)),
     "__mul__": ops.mul, "__rmul__": _reflect(ops.mul),
     "__truediv__": ops.div, "__rtruediv__": _reflect(ops.div),
     "__floordiv__": ops.floor_divide, "__rfloordiv__": _reflect(ops.floor_divide),

@@ -211,7 +211,7 @@ def _bool(self) -> bool:
 def _index(self) -> int:
     if self._data.dtype.kind not in "iu" or self._data.size != 1:
         raise TypeError("only integer Tensors of one element can be used as an index")
-    return int(self._data)
+    return self._data.item()             # any shape of one element: Tensor([1]) indexes as 1, as in MindSpore
 
 
 def _len(self) -> int:

@@ -96,12 +96,13 @@ def _value_separator(array, dtype_name):
     if array.ndim > 1:
         return "\n"
     # Deliberate difference from MindSpore 2.10, decided by the project
-    # because the documentation pages show it this way: an integer scalar
-    # prints as `value=2`, while MindSpore 2.10 prints `value= 2`.  Float
-    # and Bool scalars keep the space (`value= 3`, `value= True`).  The pages
-    # show no negative integer scalar, so MindSpore 2.10 decides those:
-    # `value= -1`, with the space.
-    if array.ndim == 0 and dtype_name in _INT_DTYPES and array[()] >= 0:
+    # because the documentation pages show it this way: an Int32 scalar
+    # prints as `value=2`, while MindSpore 2.10 prints `value= 2`.  The pages
+    # show only Int32 scalars (seed 003), so MindSpore 2.10 decides every
+    # other dtype, with the space: `value= 4` (Int64, as its tutorials print
+    # a list of them), `value= 3` (Float32), `value= True`; and negative ones,
+    # which the pages do not show either: `value= -1`.
+    if array.ndim == 0 and dtype_name == "Int32" and array[()] >= 0:
         return ""
     return " "
 

@@ -830,6 +830,14 @@ ops.Scan()(lambda c, x: (c + x, c), Tensor(np.zeros(2, np.float32)), Tensor(np.o
     _m("get-grad-not-asked-for", "grad", "get_grad of an input the gradients were not computed for",
        'ops.get_grad(ms.grad(lambda x, y: x * y, 0, return_ids=True)(Tensor([1.0]), Tensor([2.0])), 1)',
        RuntimeError, ["get_grad", "no gradient for position 1", "return_ids=True", "Fix"]),
+    # ----- MindSpore's tutorial pages (issue 25) ----------------------------------------------------
+    _m("mutable-of-a-string", "graph", "mutable() of a value that is no Tensor, number or container of them",
+       'ms.mutable([1, "a"])', TypeError, ["mutable", "(bool, int, float, Tensor, tuple, list, dict)", "Fix"]),
+    _m("narrow-past-the-end", "ops", "mint.narrow taking more entries than the axis has after start",
+       'ms.mint.narrow(Tensor(np.zeros((3, 3), np.float32)), 1, 2, 2)',
+       ValueError, ["narrow", "start (2), + length (2) exceeds dimension size (3)", "Fix"]),
+    _m("graph-cell-of-no-graph", "checkpoint", "nn.GraphCell given something that is not a loaded graph",
+       'nn.GraphCell("model.mindir")', TypeError, ["GraphCell", "graph", "Fix", "load("]),
 )
 
 
