@@ -32,7 +32,7 @@ COLUMNS = ("minims PyNative", "minims Graph", "minims + Numba", "minims + Numba,
 HEADS = ("minims PyNative", "minims Graph", "+ Numba", "+ Numba, Graph", "NumPy by hand", "PyTorch eager")
 UNITS = {"us/op": "µs/op", "us/call": "µs", "ms/step": "ms", "ms/call": "ms"}
 # issue 28's rows: (variant, title, the PyNative column to compare with PyTorch eager)
-ISSUE_ROWS = (("W1.grad", "W1 fwd+grad", "minims PyNative"), ("W2", "W2 LeNet step (PyNative with Numba)", "minims + Numba"),
+ISSUE_ROWS = (("W1.grad", "W1 fwd+grad", "minims PyNative"), ("W2", "W2 LeNet step", "minims + Numba"),
               ("W3", "W3 MLP step", "minims PyNative"), ("W4", "W4 third derivative", "minims PyNative"),
               ("W5", "W5 matmul grad (custom bprop)", "minims PyNative"))
 JIT_COLUMNS = ("minims + Numba, Graph", "minims Graph")     # minims `jit`: with Numba where it runs
@@ -76,9 +76,11 @@ def issue_table(report: dict) -> list:
         if variant is None:
             continue
         res = variant["results"]
-        pyn_res = res.get(pyn) or res.get("minims PyNative")
+        pyn = pyn if pyn in res else "minims PyNative"
         jit_col = next((c for c in JIT_COLUMNS if c in res), None)
-        jit_res = res.get(jit_col) if jit_col else None
+        pyn_res, jit_res = res.get(pyn), res.get(jit_col) if jit_col else None
+        how = [f"PyNative: {pyn}" if pyn != "minims PyNative" else "", f"jit: {jit_col}" if jit_col else ""]
+        title = f"{title} ({', '.join(h for h in how if h)})" if any(how) else title
         torch_res, jax_res = res.get("PyTorch eager"), res.get("JAX jit")
         lines.append(f"| {title}, {UNITS.get(variant['unit'], variant['unit'])} | {_cell(pyn_res, False)} | "
                      f"{_cell(torch_res, False)} | {_ratio(pyn_res, torch_res)} | {_cell(jit_res, False)} | "

@@ -85,7 +85,10 @@ def main(argv=None) -> int:
     p.add_argument("--min-time", type=float, default=0.05)
     p.add_argument("--json", help="write the results here")
     args = p.parse_args(argv)
-    from benchmarks.peers import load_jax, load_torch
+    import os
+    from benchmarks.peers import load_jax, load_torch, xla_single_thread_flags
+    if args.threads:                          # XLA reads its flags when JAX starts its backend
+        os.environ["XLA_FLAGS"] = xla_single_thread_flags(args.threads)
     torch, torch_why = load_torch()
     jax, jax_why = load_jax()
     if args.threads:
@@ -104,7 +107,7 @@ def main(argv=None) -> int:
     timings = measure([Peer(name, make, dict) for name, make in ways.items()], args.rounds, args.min_time)
     print(f"W4 peers, µs per call (median, min of {args.rounds} interleaved samples); PyTorch: {torch_why}; "
           f"JAX: {jax_why}")
-    print(f"  {blas_report(thread_report(torch, args.threads), torch, jax)}")
+    print(f"  {blas_report(thread_report(torch, args.threads, jax))}")
     for name, t in timings.items():
         print(f"  {name:72s} {t.median * 1e6:9.1f} {t.min * 1e6:9.1f}")
     if args.json:
