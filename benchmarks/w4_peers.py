@@ -15,9 +15,13 @@ which BLAS kernel and how many threads each library used (``benchmarks.timing.bl
 What it showed (issue 28): the suite's PyTorch figure (265 µs where an independent harness measured
 ~74 µs) does not come from PyTorch's threads — 1000 elements are far below ATen's grain size, so
 every op runs on the calling thread with one thread or two — nor from warm-up or first calls (the
-suite times neither); the ``sum()`` seeds cost each level a reduction forward and an ``expand``
-backward, and each later level differentiates through them.  Compare the rows of one run; absolute
-times on a loaded machine mean little.
+suite times neither); the ``sum()`` seeds cost each level a reduction forward, a ``ones_like`` seed
+and an ``expand`` backward, and each later level differentiates through them: one call dispatches 24
+ATen operators (54 with the nested ones) where the seeded peer dispatches 15 (27), counted by
+PyTorch's profiler (the last column).  On a machine that other processes kept busy the summed way
+took 1.2-1.4x the seeded one; what remains between the two harnesses' figures was not reproduced
+there (both cores busy): run this on a quiet machine.  Compare the rows of one run; absolute times
+on a loaded machine mean little.
 """
 from __future__ import annotations
 
@@ -29,6 +33,18 @@ import numpy as np
 
 from benchmarks.timing import Peer, blas_report, measure, pin_threads, thread_report
 from benchmarks.workloads.w4_third_derivative import X0, np_third
+
+
+def aten_ops(torch, fn) -> tuple:
+    """``(top-level, all)``: the ATen operators one call dispatches (PyTorch's profiler) — a count
+    machine noise cannot blur, unlike a time."""
+    from torch.profiler import ProfilerActivity, profile
+    fn()
+    with profile(activities=[ProfilerActivity.CPU]) as prof:
+        fn()
+    ops = [e for e in prof.events() if e.name.startswith("aten::")]
+    top = [e for e in ops if e.cpu_parent is None or not e.cpu_parent.name.startswith("aten::")]
+    return len(top), len(ops)
 
 
 def torch_ways(torch) -> dict:
@@ -109,7 +125,11 @@ def main(argv=None) -> int:
           f"JAX: {jax_why}")
     print(f"  {blas_report(thread_report(torch, args.threads, jax))}")
     for name, t in timings.items():
-        print(f"  {name:72s} {t.median * 1e6:9.1f} {t.min * 1e6:9.1f}")
+        counted = ""
+        if name.startswith("PyTorch autograd"):
+            top, every = aten_ops(torch, ways[name]())
+            counted = f"   {top} ATen ops dispatched per call ({every} with the nested ones)"
+        print(f"  {name:72s} {t.median * 1e6:9.1f} {t.min * 1e6:9.1f}{counted}")
     if args.json:
         with open(args.json, "w") as fh:
             json.dump({name: {"median_us": t.median * 1e6, "min_us": t.min * 1e6} for name, t in timings.items()},
