@@ -120,7 +120,9 @@ def _jax_pairs(np_fn):
 
 def _variants(env: Env, key, title, ms_fn, np_fn, np_grad, torch_fn, targets_fwd, targets_grad, jax_fn):
     """The forward and forward + gradient tables of one chain.  ``ms_fn(x)``, ``np_fn(x)`` and
-    ``torch_fn(torch, x)`` compute the chain; ``np_grad(x)`` is NumPy's value and gradient."""
+    ``torch_fn(torch)(x)`` compute the chain (``torch_fn(torch)`` makes the PyTorch constants once, outside
+    the timed call: until issue 28 two ``torch.tensor`` copies were made in every call); ``np_grad(x)``
+    is NumPy's value and gradient."""
     def ms_loss(x):
         return ms_fn(x).sum()
 
@@ -128,14 +130,14 @@ def _variants(env: Env, key, title, ms_fn, np_fn, np_grad, torch_fn, targets_fwd
         wrap = torch.compile if compiled else (lambda f: f)
 
         def forward_make():
-            x = torch.tensor(X0)
-            return wrap(lambda: torch_fn(torch, x))
+            x, chain = torch.tensor(X0), torch_fn(torch)
+            return wrap(lambda: chain(x))
 
         def grad_make():
-            x = torch.tensor(X0, requires_grad=True)
+            x, chain = torch.tensor(X0, requires_grad=True), torch_fn(torch)
 
             def step():
-                value = torch_fn(torch, x).sum()
+                value = chain(x).sum()
                 (g,) = torch.autograd.grad(value, x)
                 return value, g
             return wrap(step)
@@ -202,7 +204,8 @@ def variants(env: Env) -> list:
         ms_fn=lambda x: tensor_chain(ops, x, c1, c2),
         np_fn=lambda x: tensor_chain(np, x, C1, C2),
         np_grad=lambda x: np_tensor_value_and_grad(x, C1, C2),
-        torch_fn=lambda torch, x: tensor_chain(torch, x, torch.tensor(C1), torch.tensor(C2)),
+        torch_fn=lambda torch: (lambda c1, c2: lambda x: tensor_chain(torch, x, c1, c2))(torch.tensor(C1),
+                                                                                        torch.tensor(C2)),
         jax_fn=lambda jnp, x: tensor_chain(jnp, x, C1, C2),
         targets_fwd=[Target("W1 forward: minims PyNative <= 2x PyTorch eager per op", PYNATIVE, TORCH, 2.0)],
         targets_grad=[Target("W1 forward + gradient: minims PyNative <= 1.3x PyTorch eager", PYNATIVE, TORCH, 1.3),
@@ -216,7 +219,7 @@ def variants(env: Env) -> list:
         ms_fn=lambda x: scalar_chain(ops, x),
         np_fn=lambda x: scalar_chain(np, x),
         np_grad=np_scalar_value_and_grad,
-        torch_fn=lambda torch, x: scalar_chain(torch, x),
+        torch_fn=lambda torch: lambda x: scalar_chain(torch, x),
         jax_fn=scalar_chain,
         targets_fwd=[], targets_grad=[
             Target("W1 variant forward + gradient: minims Graph + Numba (fused) <= 0.5x NumPy by hand",
