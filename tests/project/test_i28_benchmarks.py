@@ -109,3 +109,24 @@ def test_issue_table_has_the_issue_rows_and_ratios():
         assert "| 3.00 | 2.00 | 1.50× | 4.00 | 8.00 | 0.50× | n/a |" in line
     assert lines[-1].startswith("| first call of a jitted W2 step") and "0.40 s" in lines[-1]
     assert "Kernels and threads of every figure: NumPy BLAS x SkylakeX kernel, 1 thread(s)." in readme_table.render(report)
+
+
+def test_higher_order_benchmark_counts_the_graphs_before_and_after():
+    """Item 3: ``python -m benchmarks.higher_order`` compares W4's graph without and with the
+    derivative passes: three TanhGrad (one per derivative level) before, one after."""
+    from benchmarks import higher_order
+    gs = higher_order.graphs()
+    before, after = higher_order.counts(gs["before"]), higher_order.counts(gs["after"])
+    assert before["TanhGrad"] == 3 and after["TanhGrad"] == 1
+    assert after["equations"] <= before["equations"]
+    assert {p.name for p in higher_order.peers(gs, numba=False)} == {
+        "NumPy closed form", "minims jit, before the passes, NumPy path", "minims jit, after the passes, NumPy path"}
+
+
+def test_w4_peers_ways_compute_the_closed_form():
+    """Item 1(a): every PyTorch way ``benchmarks.w4_peers`` times computes the closed form."""
+    torch = pytest.importorskip("torch")
+    from benchmarks import w4_peers
+    for name, make in w4_peers.torch_ways(torch).items():
+        got = make()()
+        assert _close(got.detach().numpy() if hasattr(got, "detach") else got, _closed_third()), name
