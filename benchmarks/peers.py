@@ -78,12 +78,13 @@ def load_jax(disabled: bool = False):
     return jax, f"jax {jax.__version__} ({jax.default_backend()})"
 
 
-def xla_single_thread_flags(n: int) -> str:
+def xla_thread_flags(n: int) -> str:
     """``XLA_FLAGS`` for ``n`` threads: XLA:CPU reads them once, when JAX starts its backend."""
     flags = os.environ.get("XLA_FLAGS", "")
-    if n == 1 and "xla_cpu_multi_thread_eigen" not in flags:
-        flags = f"{flags} --xla_cpu_multi_thread_eigen=false intra_op_parallelism_threads=1".strip()
-    return flags
+    if "intra_op_parallelism_threads" in flags:     # the user's own choice stands
+        return flags
+    eigen = " --xla_cpu_multi_thread_eigen=false" if n == 1 else ""
+    return f"{flags}{eigen} intra_op_parallelism_threads={n}".strip()
 
 
 def jax_third(jax):

@@ -55,7 +55,8 @@ What a run does:
 3. **Report.**  A table per workload — median, min-max over the samples, and the median's ratio to
    NumPy by hand and to PyTorch eager — then issue 6's targets (met / missed / n/a), measured as
    ratios of medians in this run.  The same, with every sample, the thread counts (recorded, not
-   changed unless ``--threads``: a learner's default is what is measured), the machine and the
+   changed unless ``--threads``: a learner's default is what is measured) and the BLAS kernel each
+   library ran (printed under every table: ``benchmarks.timing.blas_report``), the machine and the
    versions, goes to a JSON file (``--json PATH``; by default ``benchmarks/results/run-<time>.json``,
    a git-ignored folder).
 
@@ -336,9 +337,9 @@ def main(argv=None):
             os.environ[var] = str(args.threads)
     if str(ROOT) not in sys.path:
         sys.path.insert(0, str(ROOT))
-    from benchmarks.peers import xla_single_thread_flags
+    from benchmarks.peers import xla_thread_flags
     if args.threads is not None:                  # before JAX starts its backend
-        os.environ["XLA_FLAGS"] = xla_single_thread_flags(args.threads)
+        os.environ["XLA_FLAGS"] = xla_thread_flags(args.threads)
 
     from benchmarks import memory as memory_mod
     from benchmarks.checks import CheckFailed

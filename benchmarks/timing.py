@@ -243,7 +243,9 @@ def blas_report(report: dict) -> str:
         parts.append(f"PyTorch {tk['blas']} BLAS, {tk['cpu_capability']} kernels, {report['torch_intra_op']} thread(s)")
     jk = report.get("jax_kernels")
     if jk:
-        threads = "1 thread" if "intra_op_parallelism_threads=1" in (jk.get("xla_flags") or "") else "default threads"
+        flags = (jk.get("xla_flags") or "").split()
+        n = next((f.split("=", 1)[1] for f in flags if f.startswith("intra_op_parallelism_threads=")), None)
+        threads = f"{n} thread(s)" if n else "default threads"
         parts.append(f"JAX XLA:{jk['backend']} own kernels, {threads}")
     parts.append(f"Numba {report.get('numba')} thread(s)")
     return "; ".join(parts)

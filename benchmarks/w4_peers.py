@@ -102,9 +102,9 @@ def main(argv=None) -> int:
     p.add_argument("--json", help="write the results here")
     args = p.parse_args(argv)
     import os
-    from benchmarks.peers import load_jax, load_torch, xla_single_thread_flags
+    from benchmarks.peers import load_jax, load_torch, xla_thread_flags
     if args.threads:                          # XLA reads its flags when JAX starts its backend
-        os.environ["XLA_FLAGS"] = xla_single_thread_flags(args.threads)
+        os.environ["XLA_FLAGS"] = xla_thread_flags(args.threads)
     torch, torch_why = load_torch()
     jax, jax_why = load_jax()
     if args.threads:
