@@ -7,7 +7,11 @@ Peer names (the table's columns):
 * ``minims + Numba``  — minims PyNative with the Numba fast path on (see FAST-PATH HOOK below);
 * ``minims + Numba, Graph`` — minims Graph with the fast path on;
 * ``NumPy by hand``   — forward and backward written out in NumPy, same math, same float32;
-* ``PyTorch eager``   — PyTorch CPU, when ``import torch`` works.
+* ``PyTorch eager``   — PyTorch CPU, when ``import torch`` works;
+* ``JAX jit``         — ``jax.jit`` of the workload written in JAX, when ``import jax`` works and the
+  workload has a JAX version (issue 28; an optional dependency of the benchmarks only);
+* ``torch.compile``   — the PyTorch peer under ``torch.compile``, with ``--compile`` (its first call
+  compiles with a C++ compiler: a minute or more per workload on 2 cores).
 
 FAST-PATH HOOK.  The ``minims + Numba`` column needs minims' switch for its Numba fast path
 (issue 6, item 2) and an importable Numba; without either (and with ``--no-numba``) it is reported
@@ -30,6 +34,8 @@ import contextlib
 import os
 import warnings
 
+import numpy as np
+
 import minims as ms
 
 PYNATIVE = "minims PyNative"
@@ -38,11 +44,14 @@ NUMBA = "minims + Numba"
 NUMBA_GRAPH = "minims + Numba, Graph"   # a variant: ranked right after its base column
 NUMPY = "NumPy by hand"
 TORCH = "PyTorch eager"
+JAX = "JAX jit"
+TORCH_COMPILE = "torch.compile"
 
 CONTEXT_KEY = "fast_path"             # minims.set_context(fast_path=True/False)
 ENV_ATTRIBUTE = "FAST_PATH_ENV"       # minims.context.FAST_PATH_ENV = "MINIMS_..." (name of the env switch)
 NO_TORCH_ENV = "MINIMS_BENCH_NO_TORCH"  # =1: behave as if torch were not installed (tests use this)
 NO_NUMBA_ENV = "MINIMS_BENCH_NO_NUMBA"  # =1: leave the fast path out (no "minims + Numba" column)
+NO_JAX_ENV = "MINIMS_BENCH_NO_JAX"      # =1: behave as if jax were not installed
 
 
 # ----- PyTorch -----------------------------------------------------------------------------------
@@ -55,6 +64,47 @@ def load_torch(disabled: bool = False):
     except ImportError as exc:
         return None, f"not installed ({type(exc).__name__}: {exc}; pip install torch==2.13.0 adds it)"
     return torch, f"torch {torch.__version__}"
+
+
+# ----- JAX ---------------------------------------------------------------------------------------
+def load_jax(disabled: bool = False):
+    """``(jax module or None, reason)``; float32 throughout (JAX's default, ``jax_enable_x64`` off)."""
+    if disabled or os.environ.get(NO_JAX_ENV, "") not in ("", "0"):
+        return None, "disabled (--no-jax or MINIMS_BENCH_NO_JAX=1)"
+    try:
+        import jax
+    except ImportError as exc:
+        return None, f"not installed ({type(exc).__name__}: {exc}; pip install jax adds it)"
+    return jax, f"jax {jax.__version__} ({jax.default_backend()})"
+
+
+def xla_thread_flags(n: int) -> str:
+    """``XLA_FLAGS`` for ``n`` threads: XLA:CPU reads them once, when JAX starts its backend."""
+    flags = os.environ.get("XLA_FLAGS", "")
+    if "intra_op_parallelism_threads" in flags:     # the user's own choice stands
+        return flags
+    eigen = " --xla_cpu_multi_thread_eigen=false" if n == 1 else ""
+    return f"{flags}{eigen} intra_op_parallelism_threads={n}".strip()
+
+
+def jax_third(jax):
+    """W4 as JAX's users write an elementwise third derivative: ``vmap`` of ``grad`` three times."""
+    return jax.vmap(jax.grad(jax.grad(jax.grad(jax.numpy.tanh))))
+
+
+def jax_peer(jax, make_fn, args):
+    """``(make, outputs)`` of a JAX peer: ``make_fn(jax)`` returns the function to ``jax.jit``, which
+    returns a dict of named results (those the check compares); ``args()`` gives its arguments (NumPy
+    arrays, put on the device once).  The timed call waits for the result (``block_until_ready``):
+    JAX dispatches asynchronously."""
+    def make():
+        f = jax.jit(make_fn(jax))
+        xs = [jax.device_put(a) for a in args()]
+        return lambda: jax.block_until_ready(f(*xs))
+
+    def outputs():
+        return {k: np.asarray(v) for k, v in make()().items()}
+    return make, outputs
 
 
 # ----- the fast path -----------------------------------------------------------------------------
@@ -131,7 +181,7 @@ def fast_path(disabled: bool = False) -> FastPath:
     return FastPath(True, f"minims.set_context({CONTEXT_KEY}=True/False){version}", get=get, set_=set_)
 
 
-ORDER = (PYNATIVE, GRAPH, NUMBA, NUMPY, TORCH)
+ORDER = (PYNATIVE, GRAPH, NUMBA, NUMPY, TORCH, TORCH_COMPILE, JAX)
 
 
 def column_rank(name: str) -> int:

@@ -4,7 +4,16 @@
     .venv/bin/python -m benchmarks.readme_table benchmarks/results/run-<time>.json --write   # into docs/benchmarks.md
 
 Every figure in the section comes from that one file — medians, min-max, first calls, the targets'
-ratios and the machine noise — so the table cannot mix runs.  ``--write`` replaces what lies between
+ratios, the machine noise and the BLAS kernel and threads each library ran with — so the table cannot
+mix runs.  The first table has issue 28's rows and its ratios to PyTorch eager and JAX jit; the full
+table of every column and the targets follow.  The lead's command, on a quiet machine (nothing else
+running; ``pip install torch==2.13.0 jax`` in the environment first)::
+
+    python -m benchmarks.run --threads 1 --memory --compile --json run.json && \
+        python -m benchmarks.readme_table run.json --write
+
+and once more with ``OPENBLAS_CORETYPE`` set to the other kernel (e.g. ``Haswell``), to measure both
+(issue 28: W3 and W5 are GEMM-bound).  ``--write`` replaces what lies between
 the markers ``<!-- benchmark-table: start -->`` and ``<!-- benchmark-table: end -->``; the prose
 around them (what the misses come from) is written by hand.
 """
@@ -22,6 +31,12 @@ COLUMNS = ("minims PyNative", "minims Graph", "minims + Numba", "minims + Numba,
            "PyTorch eager")
 HEADS = ("minims PyNative", "minims Graph", "+ Numba", "+ Numba, Graph", "NumPy by hand", "PyTorch eager")
 UNITS = {"us/op": "µs/op", "us/call": "µs", "ms/step": "ms", "ms/call": "ms"}
+# issue 28's rows: (variant, title, the PyNative column to compare with PyTorch eager)
+ISSUE_ROWS = (("W1.grad", "W1 fwd+grad", "minims PyNative"), ("W2", "W2 LeNet step", "minims + Numba"),
+              ("W3", "W3 MLP step", "minims PyNative"), ("W4", "W4 third derivative", "minims PyNative"),
+              ("W5", "W5 matmul grad (custom bprop)", "minims PyNative"))
+JIT_COLUMNS = ("minims + Numba, Graph", "minims Graph")     # minims `jit`: with Numba where it runs
+FIRST_CALL = "W2: first Graph-mode step"
 
 
 def _num(v: float) -> str:
@@ -48,6 +63,35 @@ def _row_title(key: str, variant: dict) -> str:
     return f"{SHORT.get(key, variant['title'])}, {UNITS.get(variant['unit'], variant['unit'])}"
 
 
+def _ratio(a: dict | None, b: dict | None) -> str:
+    return "n/a" if a is None or b is None else f"{a['median'] / b['median']:.2f}×"
+
+
+def issue_table(report: dict) -> list:
+    """Issue 28's table: PyNative vs PyTorch eager, minims ``jit`` vs JAX ``jit``, ``torch.compile``."""
+    lines = ["| workload | minims PyNative | PyTorch eager | ratio | minims `jit` | JAX `jit` | ratio | "
+             "`torch.compile` |", "| --- |" + " --- |" * 7]
+    for key, title, pyn in ISSUE_ROWS:
+        variant = report["workloads"].get(key)
+        if variant is None:
+            continue
+        res = variant["results"]
+        pyn = pyn if pyn in res else "minims PyNative"
+        jit_col = next((c for c in JIT_COLUMNS if c in res), None)
+        pyn_res, jit_res = res.get(pyn), res.get(jit_col) if jit_col else None
+        how = [f"PyNative: {pyn}" if pyn != "minims PyNative" else "", f"jit: {jit_col}" if jit_col else ""]
+        title = f"{title} ({', '.join(h for h in how if h)})" if any(how) else title
+        torch_res, jax_res = res.get("PyTorch eager"), res.get("JAX jit")
+        lines.append(f"| {title}, {UNITS.get(variant['unit'], variant['unit'])} | {_cell(pyn_res, False)} | "
+                     f"{_cell(torch_res, False)} | {_ratio(pyn_res, torch_res)} | {_cell(jit_res, False)} | "
+                     f"{_cell(jax_res, False)} | {_ratio(jit_res, jax_res)} | {_cell(res.get('torch.compile'), False)} |")
+    first = next((t for t in report["targets"] if t["target"].startswith(FIRST_CALL)), None)
+    if first is not None:
+        value = "n/a" if first["ratio"] is None else f"{first['ratio']:.2f} s"
+        lines.append(f"| first call of a jitted W2 step (fresh process, warm Numba cache) | | | | {value} | | | |")
+    return lines
+
+
 def render(report: dict) -> str:
     machine, threads = report["machine"], report["threads"]
     workloads = report["workloads"]
@@ -65,11 +109,18 @@ def render(report: dict) -> str:
         f"One run of `{' '.join(['python -m benchmarks.run', *options])}` "
         f"(commit `{commit[:7]}`{', with local changes' if (machine.get('git') or {}).get('modified_files') else ''}; "
         f"{machine['cpu']}, {machine['cpu_count']} cores; Python {machine['python']}, NumPy {machine['numpy']}, "
-        f"PyTorch {machine['torch'] or 'absent'}, Numba {machine['numba'] or 'absent'}; "
+        f"PyTorch {machine['torch'] or 'absent'}, JAX {machine.get('jax') or 'absent'}, Numba {machine['numba'] or 'absent'}; "
         f"{'default threads' if not n_threads else f'every library on {n_threads} thread' + ('s' if n_threads > 1 else '')}; "
         f"medians of {report['settings']['rounds']} interleaved samples, min–max in brackets for the "
         f"compared columns; other processes kept at most {max(noise, default=0):.2f} cores busy during a "
         f"table, hypervisor steal at most {max(steal, default=0):.2f}):",
+        "",
+        "Kernels and threads of every figure: "
+        + "; ".join(sorted({w.get("kernels") or "not recorded" for w in workloads.values()})) + ".",
+        "",
+        *issue_table(report),
+        "",
+        "Every column of the same run:",
         "",
         "| workload | " + " | ".join(HEADS) + " |",
         "| --- |" + " --- |" * len(HEADS),

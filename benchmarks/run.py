@@ -6,14 +6,18 @@ How to run it (from the repository root, in the project's virtual environment)::
     .venv/bin/python benchmarks/run.py --quick         # a few repeats: checks the suite, not the speed
     .venv/bin/python benchmarks/run.py --only W2,W5    # some workloads (W1, W2 ... or W1.grad)
     .venv/bin/python benchmarks/run.py --memory        # also W2's memory criterion (~1.5 minutes more)
-    .venv/bin/python benchmarks/run.py --threads 1     # pin NumPy's BLAS, PyTorch and Numba to 1 thread
+    .venv/bin/python benchmarks/run.py --threads 1     # pin NumPy's BLAS, PyTorch, JAX and Numba to 1 thread
+    .venv/bin/python benchmarks/run.py --threads 1 --compile   # also torch.compile (minutes of compiling)
     .venv/bin/python benchmarks/run.py --only W1,W2 --profile "minims PyNative"   # cProfile, top 15
                                                        # by cumulative time (--profile-sort tottime)
 
 ``python -m benchmarks.run`` works as well.  The PyTorch column appears when ``import torch`` works
 (``pip install torch==2.13.0`` gives a CPU build on this machine kind; it is not a dependency of
 minims); ``--no-torch`` (or ``MINIMS_BENCH_NO_TORCH=1``) runs as if it were absent, and
-``--no-numba`` (or ``MINIMS_BENCH_NO_NUMBA=1``) leaves the fast-path column out.  The smoke test
+``--no-numba`` (or ``MINIMS_BENCH_NO_NUMBA=1``) leaves the fast-path column out.  Likewise the
+``JAX jit`` column appears when ``import jax`` works (``pip install jax``; ``--no-jax`` or
+``MINIMS_BENCH_NO_JAX=1`` leaves it out), and ``torch.compile`` with ``--compile`` (issue 28; both
+are optional dependencies of the benchmarks, never of minims).  The smoke test
 ``tests/project/test_benchmarks_smoke.py`` runs ``--quick --no-torch --no-numba`` (no timing is asserted).
 
 The workloads (issue 6; each module under ``benchmarks/workloads/`` says exactly what it computes):
@@ -31,7 +35,8 @@ The peers (columns): ``minims PyNative`` (eager), ``minims Graph`` (``jit`` / ``
 ``minims + Numba`` (PyNative with ``set_context(fast_path=True)``; the two columns before it run
 with ``fast_path=False``, the pure-NumPy path; "n/a" where minims has no such switch, Numba cannot be
 imported, or with ``--no-numba``: see the FAST-PATH HOOK in ``benchmarks/peers.py``), ``NumPy by
-hand`` (forward and backward written out, same math, same float32) and ``PyTorch eager`` (CPU).
+hand`` (forward and backward written out, same math, same float32), ``PyTorch eager`` (CPU),
+``torch.compile`` and ``JAX jit`` (each workload written as those libraries' users write it).
 The fast path's first use (Numba compiling its kernels, or loading them from its disk cache) is
 timed during the checks and printed there.
 
@@ -50,7 +55,8 @@ What a run does:
 3. **Report.**  A table per workload — median, min-max over the samples, and the median's ratio to
    NumPy by hand and to PyTorch eager — then issue 6's targets (met / missed / n/a), measured as
    ratios of medians in this run.  The same, with every sample, the thread counts (recorded, not
-   changed unless ``--threads``: a learner's default is what is measured), the machine and the
+   changed unless ``--threads``: a learner's default is what is measured) and the BLAS kernel each
+   library ran (printed under every table: ``benchmarks.timing.blas_report``), the machine and the
    versions, goes to a JSON file (``--json PATH``; by default ``benchmarks/results/run-<time>.json``,
    a git-ignored folder).
 
@@ -86,8 +92,11 @@ def parse_args(argv):
                    help="run only these workloads (W1..W5, or a variant such as W1.grad); repeatable")
     p.add_argument("--json", metavar="PATH", help="where to write the results (default: benchmarks/results/)")
     p.add_argument("--threads", type=int, metavar="N",
-                   help="pin NumPy's BLAS, PyTorch and Numba to N threads (default: leave them as they are)")
+                   help="pin NumPy's BLAS, PyTorch, JAX and Numba to N threads (default: leave them as they are)")
     p.add_argument("--no-torch", action="store_true", help="run as if PyTorch were not installed")
+    p.add_argument("--no-jax", action="store_true", help="run as if JAX were not installed")
+    p.add_argument("--compile", action="store_true",
+                   help="add the torch.compile column (its first calls compile C++: minutes on 2 cores)")
     p.add_argument("--no-numba", action="store_true",
                    help='leave out the "minims + Numba" column (no Numba compilation: fast smoke tests)')
     p.add_argument("--rounds", type=int, help="samples per peer (default 21; --quick: 3)")
@@ -151,7 +160,7 @@ def _cpu_model():
     return platform.processor() or None
 
 
-def machine_info(torch):
+def machine_info(torch, jax=None):
     import numpy as np
     import minims
     try:
@@ -162,6 +171,7 @@ def machine_info(torch):
     return {"python": platform.python_version(), "platform": platform.platform(), "cpu": _cpu_model(),
             "cpu_count": os.cpu_count(), "numpy": np.__version__, "minims": minims.__version__,
             "torch": torch.__version__ if torch is not None else None, "numba": numba_version,
+            "jax": jax.__version__ if jax is not None else None,
             "git": _git_commit()}
 
 
@@ -186,7 +196,7 @@ def print_table(variant, result, out=print):
     out("")
     out(f"{variant.title}")
     out(f"  [{unit}; median and min-max of {result['rounds']} interleaved samples; ratios of medians]")
-    head = (f"  {'peer':34s} {'median':>9s} {'min - max':>19s} {'vs NumPy':>9s} {'vs PyTorch':>10s} "
+    head = (f"  {'peer':34s} {'median':>9s} {'min - max':>19s} {'vs NumPy':>9s} {'vs PyTorch':>10s} {'vs JAX':>7s} "
             f"{'1st call':>9s} {'calls':>6s}  check")
     out(head)
     out("  " + "-" * (len(head) - 2))
@@ -202,11 +212,14 @@ def print_table(variant, result, out=print):
         first = r["first_call_s"]
         first_txt = f"{first * 1e3:.1f} ms" if first < 1 else f"{first:.2f} s"
         out(f"  {name:34s} {_fmt(r['median']):>9s} {span:>19s} {_fmt_ratio(result['ratios'][name]['vs_numpy']):>9s} "
-            f"{_fmt_ratio(result['ratios'][name]['vs_torch']):>10s} {first_txt:>9s} {r['number']:>6d}  {mark}")
+            f"{_fmt_ratio(result['ratios'][name]['vs_torch']):>10s} {_fmt_ratio(result['ratios'][name]['vs_jax']):>7s} "
+            f"{first_txt:>9s} {r['number']:>6d}  {mark}")
     for label, value in result["extra_ratios"].items():
         out(f"  ratio {label}: {_fmt_ratio(value)}")
     for note in variant.notes:
         out(f"  note: {note}")
+    if result.get("kernels"):
+        out(f"  kernels and threads: {result['kernels']}")
     noise = result.get("other_processes") or {}
     if noise.get("other_cores") is not None:
         noisy = noise["other_cores"] + noise["steal_cores"] > 0.2
@@ -248,7 +261,7 @@ def run_checks(variant):
 
 
 def time_variant(variant, checks, rounds, min_time):
-    from benchmarks.peers import NUMPY, TORCH
+    from benchmarks.peers import JAX, NUMPY, TORCH
     from benchmarks.timing import measure, other_processes
     noise = {}
     with other_processes(noise):
@@ -264,7 +277,8 @@ def time_variant(variant, checks, rounds, min_time):
         if a in results and b in results:
             return results[a]["median"] / results[b]["median"]
         return None
-    ratios = {name: {"vs_numpy": ratio(name, NUMPY), "vs_torch": ratio(name, TORCH)} for name in results}
+    ratios = {name: {"vs_numpy": ratio(name, NUMPY), "vs_torch": ratio(name, TORCH), "vs_jax": ratio(name, JAX)}
+              for name in results}
     extra = {label: ratio(a, b) for label, a, b in variant.ratios}
     targets = []
     for t in variant.targets:
@@ -323,21 +337,26 @@ def main(argv=None):
             os.environ[var] = str(args.threads)
     if str(ROOT) not in sys.path:
         sys.path.insert(0, str(ROOT))
+    from benchmarks.peers import xla_thread_flags
+    if args.threads is not None:                  # before JAX starts its backend
+        os.environ["XLA_FLAGS"] = xla_thread_flags(args.threads)
 
     from benchmarks import memory as memory_mod
     from benchmarks.checks import CheckFailed
-    from benchmarks.peers import NUMBA, PYNATIVE, fast_path, load_torch
-    from benchmarks.timing import pin_threads, thread_report
+    from benchmarks.peers import NUMBA, PYNATIVE, fast_path, load_jax, load_torch
+    from benchmarks.timing import blas_report, pin_threads, thread_report
     from benchmarks.workloads import Env
     from benchmarks.workloads import (w1_elementwise, w2_lenet, w3_mlp, w4_third_derivative,
                                       w5_custom_bprop)
     import minims as ms
 
     torch, torch_reason = load_torch(args.no_torch)
+    jax, jax_reason = load_jax(args.no_jax)
     if args.threads is not None:
         pin_threads(args.threads, torch)
     fast = fast_path(args.no_numba)
-    env = Env(torch=torch, torch_reason=torch_reason, fast=fast, quick=args.quick, threads=args.threads)
+    env = Env(torch=torch, torch_reason=torch_reason, fast=fast, quick=args.quick, threads=args.threads,
+              jax=jax, jax_reason=jax_reason, compile=args.compile)
     modules = {"W1": w1_elementwise, "W2": w2_lenet, "W3": w3_mlp, "W4": w4_third_derivative,
                "W5": w5_custom_bprop}
     variants = [v for w, m in modules.items() for v in m.variants(env)]
@@ -347,11 +366,12 @@ def main(argv=None):
         return 2
     ms.set_context(mode=ms.PYNATIVE_MODE)
 
-    threads = thread_report(torch, args.threads)
+    threads = thread_report(torch, args.threads, jax)
     load_start = _loadavg()
     print(f"minims benchmark suite{' (--quick)' if args.quick else ''}: "
           f"{', '.join(v.key for v in variants)}")
     print(f"  PyTorch: {torch_reason}")
+    print(f"  JAX: {jax_reason}")
     print(f"  Numba fast path: {fast.how}")
     if load_start and load_start[0] > 0.5:
         print(f"  NOTE: the machine is busy before the run (load average {load_start[0]:.2f} over 1 min): "
@@ -360,6 +380,7 @@ def main(argv=None):
           f"{threads['torch_intra_op'] if torch is not None else 'n/a'}, Numba {threads['numba']}, "
           f"{threads['cpu_count']} CPUs" + (f" (pinned to {args.threads})" if args.threads else
                                             " (defaults; --threads N pins them)"))
+    print(f"  kernels: {blas_report(threads)}")
 
     # 1. checks, all before any timing
     print("checking that every peer computes the same loss and gradients as minims PyNative ...")
@@ -386,6 +407,7 @@ def main(argv=None):
     try:
         for v in variants:
             results[v.key] = time_variant(v, checks[v.key], args.rounds, args.min_time)
+            results[v.key]["kernels"] = blas_report(threads)      # every figure says what it ran on
             print_table(v, results[v.key])
     finally:
         ms.set_context(mode=ms.PYNATIVE_MODE)
@@ -430,9 +452,11 @@ def main(argv=None):
         "quick": args.quick,
         "settings": {"rounds": args.rounds, "min_time_s": args.min_time, "gc": "enabled, collected before each sample",
                      "order": "interleaved, rotating each round", "check_tolerance": "max|diff|/max|ref| <= 1e-4"},
-        "machine": {**machine_info(torch), "loadavg_start": load_start, "loadavg_end": _loadavg()},
+        "machine": {**machine_info(torch, jax), "loadavg_start": load_start, "loadavg_end": _loadavg()},
         "threads": threads,
         "peers": {"torch": {"available": torch is not None, "reason": torch_reason},
+                  "jax": {"available": jax is not None, "reason": jax_reason},
+                  "torch_compile": {"available": torch is not None and args.compile},
                   "fast_path": {"available": fast.available, "how": fast.how}},
         "workloads": results,
         "targets": targets,

@@ -10,7 +10,9 @@ learner pays) but runs before every sample, so that one peer's garbage is not co
 peer's sample.
 
 ``thread_report()`` says how many threads NumPy's BLAS (OpenBLAS, queried through ctypes),
-PyTorch and Numba use; ``pin_threads(n)`` sets them.
+PyTorch, JAX and Numba use, and which BLAS kernel each runs (OpenBLAS's core name, which
+``OPENBLAS_CORETYPE`` overrides; PyTorch's BLAS library and CPU capability; XLA's own kernels);
+``blas_report()`` says it in one line, printed above every table; ``pin_threads(n)`` sets the threads.
 """
 from __future__ import annotations
 
@@ -24,6 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 THREAD_ENV_VARS = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS", "NUMBA_NUM_THREADS")
+KERNEL_ENV_VARS = ("OPENBLAS_CORETYPE", "ATEN_CPU_CAPABILITY", "XLA_FLAGS")   # choose the kernels, not threads
 
 
 # ----- peers and their timings -------------------------------------------------------------------
@@ -181,6 +184,73 @@ def blas_threads() -> dict:
     return out
 
 
+def _blas_text(lib, suffix: str):
+    fn = _blas_symbol(lib, suffix)
+    if fn is None:
+        return None
+    fn.restype = ctypes.c_char_p
+    value = fn()
+    return value.decode(errors="replace").strip() if value else None
+
+
+def blas_kernels() -> dict:
+    """``{library: {"threads", "corename", "config"}}`` for each loaded OpenBLAS: the core name is the
+    kernel it runs (e.g. Haswell, SkylakeX), chosen from the CPU unless ``OPENBLAS_CORETYPE`` says."""
+    out = {}
+    for path, lib in _openblas_libs():
+        threads = _blas_symbol(lib, "get_num_threads")
+        if threads is not None:
+            threads.restype = ctypes.c_int
+        out[os.path.basename(path)] = {"threads": int(threads()) if threads is not None else None,
+                                       "corename": _blas_text(lib, "get_corename"),
+                                       "config": _blas_text(lib, "get_config")}
+    return out
+
+
+def torch_kernels(torch) -> dict | None:
+    """PyTorch's BLAS library (from its build configuration) and the CPU capability its kernels use."""
+    if torch is None:
+        return None
+    config = torch.__config__.show()
+    blas = next((part.split("=", 1)[1] for part in config.replace(",", " ").split() if part.startswith("BLAS_INFO=")),
+                None)
+    try:
+        capability = torch.backends.cpu.get_cpu_capability()
+    except AttributeError:
+        capability = None
+    return {"blas": blas, "cpu_capability": capability}
+
+
+def jax_kernels(jax) -> dict | None:
+    """JAX's backend and its devices; XLA:CPU runs its own GEMM kernels (Eigen, or oneDNN), not NumPy's."""
+    if jax is None:
+        return None
+    return {"backend": jax.default_backend(), "devices": len(jax.devices()), "xla_flags": os.environ.get("XLA_FLAGS")}
+
+
+def blas_report(report: dict) -> str:
+    """One line: which kernel and how many threads each library ran with (from ``thread_report``)."""
+    parts = []
+    for name, info in (report.get("numpy_blas") or {}).items():
+        parts.append(f"NumPy BLAS {name.split('-')[0]} {info.get('corename') or 'unknown core'} kernel, "
+                     f"{info.get('threads')} thread(s)")
+    if not report.get("numpy_blas"):
+        parts.append("NumPy BLAS unknown (no OpenBLAS found)")
+    core = report["env"].get("OPENBLAS_CORETYPE")
+    parts.append(f"OPENBLAS_CORETYPE={core}" if core else "OPENBLAS_CORETYPE unset")
+    tk = report.get("torch_kernels")
+    if tk:
+        parts.append(f"PyTorch {tk['blas']} BLAS, {tk['cpu_capability']} kernels, {report['torch_intra_op']} thread(s)")
+    jk = report.get("jax_kernels")
+    if jk:
+        flags = (jk.get("xla_flags") or "").split()
+        n = next((f.split("=", 1)[1] for f in flags if f.startswith("intra_op_parallelism_threads=")), None)
+        threads = f"{n} thread(s)" if n else "default threads"
+        parts.append(f"JAX XLA:{jk['backend']} own kernels, {threads}")
+    parts.append(f"Numba {report.get('numba')} thread(s)")
+    return "; ".join(parts)
+
+
 def pin_threads(n: int, torch=None) -> None:
     """Use ``n`` threads in NumPy's BLAS, PyTorch (intra-op) and Numba, from now on."""
     for var in THREAD_ENV_VARS:
@@ -199,12 +269,15 @@ def pin_threads(n: int, torch=None) -> None:
         pass
 
 
-def thread_report(torch=None, requested=None) -> dict:
+def thread_report(torch=None, requested=None, jax=None) -> dict:
     report = {
         "requested": requested,
         "cpu_count": os.cpu_count(),
-        "env": {var: os.environ.get(var) for var in THREAD_ENV_VARS},
+        "env": {var: os.environ.get(var) for var in THREAD_ENV_VARS + KERNEL_ENV_VARS},
         "numpy_openblas": blas_threads(),
+        "numpy_blas": blas_kernels(),
+        "torch_kernels": torch_kernels(torch),
+        "jax_kernels": jax_kernels(jax),
         "torch_intra_op": torch.get_num_threads() if torch is not None else None,
         "torch_inter_op": torch.get_num_interop_threads() if torch is not None else None,
     }

@@ -10,7 +10,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..checks import DEFAULT_TOL
-from ..peers import GRAPH, NUMBA, NUMBA_GRAPH, NUMPY, PYNATIVE, TORCH, FastPath, chain_contexts
+from ..peers import (GRAPH, JAX, NUMBA, NUMBA_GRAPH, NUMPY, PYNATIVE, TORCH, TORCH_COMPILE, FastPath,
+                     chain_contexts)
 from ..timing import Peer
 
 
@@ -21,6 +22,9 @@ class Env:
     fast: FastPath
     quick: bool
     threads: int | None = None  # --threads N (None: each library's default)
+    jax: Any = None             # the jax module, or None
+    jax_reason: str = "not loaded"
+    compile: bool = False       # --compile: the torch.compile column
 
 
 @dataclass
@@ -51,11 +55,12 @@ class Variant:
     notes: list = field(default_factory=list)
 
 
-def standard_peers(env: Env, pynative, graph, numpy, torch_factory):
-    """The five standard columns from ``(make, outputs)`` pairs (``graph`` may add a third item, a
-    context factory such as ``graph_mode``); ``torch_factory(torch)`` gives the PyTorch pair.
-    Returns ``(peers, unavailable)``: the Numba and PyTorch columns go to ``unavailable``, with the
-    reason, when they cannot run."""
+def standard_peers(env: Env, pynative, graph, numpy, torch_factory, jax_factory=None, compile_factory=None):
+    """The standard columns from ``(make, outputs)`` pairs (``graph`` may add a third item, a
+    context factory such as ``graph_mode``); ``torch_factory(torch)`` gives the PyTorch pair,
+    ``jax_factory(jax)`` the ``JAX jit`` pair and ``compile_factory(torch)`` the ``torch.compile``
+    pair (None: the workload has no such version).  Returns ``(peers, unavailable)``: the columns
+    that cannot run go to ``unavailable``, with the reason."""
     off = env.fast.off
     peers = [Peer(PYNATIVE, *pynative, context=off),
              Peer(GRAPH, *graph[:2], context=chain_contexts(off, graph[2]) if len(graph) > 2 else off)]
@@ -71,4 +76,14 @@ def standard_peers(env: Env, pynative, graph, numpy, torch_factory):
         peers.append(Peer(TORCH, *torch_factory(env.torch)))
     else:
         unavailable[TORCH] = env.torch_reason
+    if not env.compile:
+        unavailable[TORCH_COMPILE] = "not run (--compile adds it: a minute or more of compiling per workload)"
+    elif env.torch is None or compile_factory is None:
+        unavailable[TORCH_COMPILE] = env.torch_reason if env.torch is None else "no torch.compile version written"
+    else:
+        peers.append(Peer(TORCH_COMPILE, *compile_factory(env.torch)))
+    if env.jax is None or jax_factory is None:
+        unavailable[JAX] = env.jax_reason if env.jax is None else "no JAX version of this workload written"
+    else:
+        peers.append(Peer(JAX, *jax_factory(env.jax)))
     return peers, unavailable

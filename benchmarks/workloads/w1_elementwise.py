@@ -22,6 +22,9 @@ Graph mode: ``jit(chain)`` for the forward, ``value_and_grad(jit(loss))`` for fo
 (the compiled forward graph, returning its residuals, and the compiled backward graph).  With the
 fast path on (``minims + Numba, Graph``) each of those graphs runs as fused Numba kernels
 (``minims/graph/fuse.py``): issue 16's target is forward + gradient <= 0.5x NumPy by hand.
+
+JAX jit: ``jax.jit`` of the chain, and of ``jax.value_and_grad`` of its sum; ``torch.compile``: the
+PyTorch chain (forward; forward and ``autograd.grad``) compiled.
 """
 from __future__ import annotations
 
@@ -31,7 +34,7 @@ import minims as ms
 from minims import Tensor, ops
 
 from . import Env, Target, Variant, standard_peers
-from ..peers import GRAPH, NUMBA_GRAPH, NUMPY, PYNATIVE, TORCH
+from ..peers import GRAPH, JAX, NUMBA_GRAPH, NUMPY, PYNATIVE, TORCH
 
 CHAIN = 200                          # ops per chain, in both chains
 X0 = np.linspace(0.1, 0.4, 4).astype(np.float32)
@@ -97,30 +100,52 @@ def np_scalar_value_and_grad(x):
     return value, g
 
 
-def _variants(env: Env, key, title, ms_fn, np_fn, np_grad, torch_fn, targets_fwd, targets_grad):
+def _jax_pairs(np_fn):
+    """``(forward, forward + gradient)`` JAX factories of a chain written for any module of ops."""
+    def forward(jax):
+        from ..peers import jax_peer
+        return jax_peer(jax, lambda jax: (lambda x: {"out": np_fn(jax.numpy, x)}), lambda: [X0])
+
+    def with_grad(jax):
+        from ..peers import jax_peer
+
+        def program(jax):
+            def value_and_grad(x):
+                value, g = jax.value_and_grad(lambda v: np_fn(jax.numpy, v).sum())(x)
+                return {"value": value, "grad x": g}
+            return value_and_grad
+        return jax_peer(jax, program, lambda: [X0])
+    return forward, with_grad
+
+
+def _variants(env: Env, key, title, ms_fn, np_fn, np_grad, torch_fn, targets_fwd, targets_grad, jax_fn):
     """The forward and forward + gradient tables of one chain.  ``ms_fn(x)``, ``np_fn(x)`` and
-    ``torch_fn(torch, x)`` compute the chain; ``np_grad(x)`` is NumPy's value and gradient."""
+    ``torch_fn(torch)(x)`` compute the chain (``torch_fn(torch)`` makes the PyTorch constants once, outside
+    the timed call: until issue 28 two ``torch.tensor`` copies were made in every call); ``np_grad(x)``
+    is NumPy's value and gradient."""
     def ms_loss(x):
         return ms_fn(x).sum()
 
-    def torch_pairs(torch):
+    def torch_pairs(torch, compiled=False):
+        wrap = torch.compile if compiled else (lambda f: f)
+
         def forward_make():
-            x = torch.tensor(X0)
-            return lambda: torch_fn(torch, x)
+            x, chain = torch.tensor(X0), torch_fn(torch)
+            return wrap(lambda: chain(x))
 
         def grad_make():
-            x = torch.tensor(X0, requires_grad=True)
+            x, chain = torch.tensor(X0, requires_grad=True), torch_fn(torch)
 
             def step():
-                value = torch_fn(torch, x).sum()
+                value = chain(x).sum()
                 (g,) = torch.autograd.grad(value, x)
                 return value, g
-            return step
+            return wrap(step)
 
         def grad_outputs():
             value, g = grad_make()()
             return {"value": value, "grad x": g}
-        return ((forward_make, lambda: {"out": torch_fn(torch, torch.tensor(X0))}), (grad_make, grad_outputs))
+        return ((forward_make, lambda: {"out": forward_make()()}), (grad_make, grad_outputs))
 
     def ms_outputs(make):
         def outputs():
@@ -153,13 +178,15 @@ def _variants(env: Env, key, title, ms_fn, np_fn, np_grad, torch_fn, targets_fwd
         pynative=(pyn_fwd_make, lambda: {"out": ms_fn(Tensor(X0))}),
         graph=(graph_fwd_make, lambda: {"out": ms.jit(ms_fn)(Tensor(X0))}),
         numpy=(lambda: (lambda x: lambda: np_fn(x))(X0.copy()), lambda: {"out": np_fn(X0.copy())}),
-        torch_factory=lambda torch: torch_pairs(torch)[0])
+        torch_factory=lambda torch: torch_pairs(torch)[0], jax_factory=_jax_pairs(jax_fn)[0],
+        compile_factory=lambda torch: torch_pairs(torch, compiled=True)[0])
     grad_peers, grad_missing = standard_peers(
         env,
         pynative=(pyn_grad_make, ms_outputs(pyn_grad_make)),
         graph=(graph_grad_make, ms_outputs(graph_grad_make)),
         numpy=(lambda: (lambda x: lambda: np_grad(x))(X0.copy()), np_grad_outputs),
-        torch_factory=lambda torch: torch_pairs(torch)[1])
+        torch_factory=lambda torch: torch_pairs(torch)[1], jax_factory=_jax_pairs(jax_fn)[1],
+        compile_factory=lambda torch: torch_pairs(torch, compiled=True)[1])
     fwd_key, grad_key = (f"{key}.forward", f"{key}.grad") if key == "W1" else (f"W1.{key}-forward",
                                                                             f"W1.{key}-grad")
     return [
@@ -177,18 +204,23 @@ def variants(env: Env) -> list:
         ms_fn=lambda x: tensor_chain(ops, x, c1, c2),
         np_fn=lambda x: tensor_chain(np, x, C1, C2),
         np_grad=lambda x: np_tensor_value_and_grad(x, C1, C2),
-        torch_fn=lambda torch, x: tensor_chain(torch, x, torch.tensor(C1), torch.tensor(C2)),
+        torch_fn=lambda torch: (lambda c1, c2: lambda x: tensor_chain(torch, x, c1, c2))(torch.tensor(C1),
+                                                                                        torch.tensor(C2)),
+        jax_fn=lambda jnp, x: tensor_chain(jnp, x, C1, C2),
         targets_fwd=[Target("W1 forward: minims PyNative <= 2x PyTorch eager per op", PYNATIVE, TORCH, 2.0)],
         targets_grad=[Target("W1 forward + gradient: minims PyNative <= 1.3x PyTorch eager", PYNATIVE, TORCH, 1.3),
                       Target("W1 forward + gradient: minims Graph <= PyTorch eager", GRAPH, TORCH, 1.0),
                       Target("W1 forward + gradient: minims Graph + Numba (fused) <= 0.5x NumPy by hand",
-                             NUMBA_GRAPH, NUMPY, 0.5)])
+                             NUMBA_GRAPH, NUMPY, 0.5),
+                      Target("W1 forward + gradient: minims + Numba, Graph <= JAX jit (issue 28)", NUMBA_GRAPH, JAX,
+                             1.0)])
     scalar = _variants(
         env, "scalar", "W1 variant (Python-scalar constants)",
         ms_fn=lambda x: scalar_chain(ops, x),
         np_fn=lambda x: scalar_chain(np, x),
         np_grad=np_scalar_value_and_grad,
-        torch_fn=lambda torch, x: scalar_chain(torch, x),
+        torch_fn=lambda torch: lambda x: scalar_chain(torch, x),
+        jax_fn=scalar_chain,
         targets_fwd=[], targets_grad=[
             Target("W1 variant forward + gradient: minims Graph + Numba (fused) <= 0.5x NumPy by hand",
                    NUMBA_GRAPH, NUMPY, 0.5)])

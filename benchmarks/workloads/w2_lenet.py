@@ -12,7 +12,9 @@ under ``GRAPH_MODE``: the whole step — forward, backward, Momentum update — 
 NumPy by hand (im2col convolution, reshape max-pooling with first-maximum ties, the softmax
 cross-entropy and every backward pass written out, Momentum by hand); PyTorch eager (``nn.Conv2d``,
 ``nn.Linear``, ``F.max_pool2d``, ``F.cross_entropy``, ``optim.SGD(momentum=0.9)``, whose update is
-MindSpore's ApplyMomentum: ``accum = 0.9 accum + g; p -= lr accum``).
+MindSpore's ApplyMomentum: ``accum = 0.9 accum + g; p -= lr accum``); ``torch.compile`` (the same
+module compiled, ``torch.compile(net)``); JAX jit (``jax_peers.py``: ``lax.conv_general_dilated``,
+``lax.reduce_window`` max-pooling, the step with its Momentum update in one ``jax.jit``).
 
 The check runs two steps from the same weights on every peer and compares both losses, the
 gradients of the first step and the parameters after the second.
@@ -29,8 +31,9 @@ from minims.tensors.initializer import TruncatedNormal
 from minims.dataset import load_digits
 
 from . import Env, Target, Variant, standard_peers
+from .jax_peers import lenet_forward, training_peer
 from .numpy_dense import dense_head_loss_and_grads
-from ..peers import GRAPH, NUMPY, NUMBA, NUMBA_GRAPH, PYNATIVE, TORCH, graph_mode
+from ..peers import GRAPH, JAX, NUMPY, NUMBA, NUMBA_GRAPH, PYNATIVE, TORCH, graph_mode
 
 BATCH = 32
 LR, MOMENTUM = 0.01, 0.9
@@ -214,7 +217,7 @@ def numpy_outputs(weights, xb, yb):
 
 
 # ----- PyTorch ------------------------------------------------------------------------------------
-def torch_pair(weights, xb, yb):
+def torch_pair(weights, xb, yb, compiled=False):
     def factory(torch):
         F = torch.nn.functional
 
@@ -242,10 +245,11 @@ def torch_pair(weights, xb, yb):
                     p.copy_(torch.from_numpy(weights[name]))
             opt = torch.optim.SGD(net.parameters(), lr=LR, momentum=MOMENTUM)
             x, y = torch.from_numpy(xb.copy()), torch.from_numpy(yb.astype(np.int64))
+            model = torch.compile(net) if compiled else net
 
             def step():
                 opt.zero_grad(set_to_none=True)
-                loss = F.cross_entropy(net(x), y)
+                loss = F.cross_entropy(model(x), y)
                 loss.backward()
                 opt.step()
                 return loss
@@ -293,13 +297,16 @@ def variants(env: Env) -> list:
         pynative=(minims_make(weights, xb, yb), minims_outputs(weights, xb, yb)),
         graph=(minims_make(weights, xb, yb), minims_outputs(weights, xb, yb), graph_mode),
         numpy=(numpy_make(weights, xb, yb), numpy_outputs(weights, xb, yb)),
-        torch_factory=torch_pair(weights, xb, yb))
+        torch_factory=torch_pair(weights, xb, yb),
+        jax_factory=lambda jax: training_peer(jax, lenet_forward, weights, xb, yb, LR, MOMENTUM),
+        compile_factory=torch_pair(weights, xb, yb, compiled=True))
     return [Variant(
         "W2", "W2", "W2: LeNet-5 training step, batch 32, 1x32x32, Momentum", "ms/step", 1e3, 1, peers, missing,
         targets=[Target("W2: minims PyNative (NumPy path) <= 1.5x NumPy by hand", PYNATIVE, NUMPY, 1.5),
                  Target("W2: minims + Numba <= PyTorch eager (PyNative)", NUMBA, TORCH, 1.0),
                  graph_target(env),
                  Target("W2: minims Graph never slower than PyNative", GRAPH, PYNATIVE, 1.0),
+                 Target("W2: minims + Numba, Graph <= JAX jit (issue 28)", NUMBA_GRAPH, JAX, 1.0),
                  Target("W2: first Graph-mode step with Numba of a fresh process (warm Numba cache) <= 1 s "
                         "(issue 16)", NUMBA_GRAPH, None, 1.0, measure=_fresh_first_step)],
         notes=["one W2 step is 72 MFLOP of GEMM/convolution work (issue 6)"])]

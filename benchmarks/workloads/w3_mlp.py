@@ -5,7 +5,7 @@ weights ``normal / sqrt(fan_in)``, biases ``0.1 * normal``.  minims: ``nn.Dense`
 sparse ``SoftmaxCrossEntropyWithLogits`` (mean), ``nn.SGD`` in ``nn.TrainOneStepCell`` (PyNative, and
 Graph via ``GRAPH_MODE``); NumPy by hand: three GEMMs forward, five backward, the softmax
 cross-entropy and the update written out; PyTorch: ``nn.Linear``, ``F.cross_entropy``,
-``optim.SGD``.  The check runs two steps and compares both losses, the first step's gradients and
+``optim.SGD`` (and the same under ``torch.compile(net)``); JAX jit: ``jax_peers.py``.  The check runs two steps and compares both losses, the first step's gradients and
 the parameters after the second.
 """
 from __future__ import annotations
@@ -16,8 +16,9 @@ import minims.nn as nn
 from minims import Tensor
 
 from . import Env, Target, Variant, standard_peers
+from .jax_peers import mlp_forward, training_peer
 from .numpy_dense import dense_head_loss_and_grads
-from ..peers import NUMPY, PYNATIVE, graph_mode
+from ..peers import JAX, NUMBA_GRAPH, NUMPY, PYNATIVE, graph_mode
 
 BATCH, SIZES, LR = 256, (784, 512, 512, 10), 0.01
 NAMES = ["fc1", "fc2", "fc3"]
@@ -110,7 +111,7 @@ def numpy_pair(weights, xb, yb):
 
 
 # ----- PyTorch ------------------------------------------------------------------------------------
-def torch_pair(weights, xb, yb):
+def torch_pair(weights, xb, yb, compiled=False):
     def factory(torch):
         F = torch.nn.functional
 
@@ -131,10 +132,11 @@ def torch_pair(weights, xb, yb):
                     p.copy_(torch.from_numpy(weights[name]))
             opt = torch.optim.SGD(net.parameters(), lr=LR)
             x, y = torch.from_numpy(xb.copy()), torch.from_numpy(yb.astype(np.int64))
+            model = torch.compile(net) if compiled else net
 
             def step():
                 opt.zero_grad(set_to_none=True)
-                loss = F.cross_entropy(net(x), y)
+                loss = F.cross_entropy(model(x), y)
                 loss.backward()
                 opt.step()
                 return loss
@@ -157,6 +159,9 @@ def variants(env: Env) -> list:
     xb, yb = data()
     mk, out = minims_pair(weights, xb, yb)
     peers, missing = standard_peers(env, pynative=(mk, out), graph=(mk, out, graph_mode),
-                                    numpy=numpy_pair(weights, xb, yb), torch_factory=torch_pair(weights, xb, yb))
+                                    numpy=numpy_pair(weights, xb, yb), torch_factory=torch_pair(weights, xb, yb),
+                                    jax_factory=lambda jax: training_peer(jax, mlp_forward, weights, xb, yb, LR),
+                                    compile_factory=torch_pair(weights, xb, yb, compiled=True))
     return [Variant("W3", "W3", "W3: MLP 784-512-512-10, batch 256, SGD step", "ms/step", 1e3, 1, peers, missing,
-                    targets=[Target("W3: minims PyNative <= 1.2x NumPy by hand", PYNATIVE, NUMPY, 1.2)])]
+                    targets=[Target("W3: minims PyNative <= 1.2x NumPy by hand", PYNATIVE, NUMPY, 1.2),
+                             Target("W3: minims + Numba, Graph <= 1.5x JAX jit (issue 28)", NUMBA_GRAPH, JAX, 1.5)])]

@@ -10,7 +10,8 @@ page; in Graph mode the grad Cell is called under ``GRAPH_MODE``.  x and y are s
 Columns: the minims and PyTorch columns come twice, with the custom backward (``minims PyNative``,
 ``minims Graph``, ``PyTorch eager`` with a ``torch.autograd.Function``) and without
 (``..., no bprop`` / ``PyTorch eager, no custom backward``); NumPy by hand is one forward GEMM and two
-backward GEMMs.
+backward GEMMs; JAX jit: ``jax.custom_vjp`` with the same two GEMMs, jitted with ``jax.grad``'s
+pullback from ones; ``torch.compile``: the custom ``autograd.Function`` step compiled.
 """
 from __future__ import annotations
 
@@ -21,7 +22,7 @@ import minims.ops as ops
 from minims import Tensor
 
 from . import Env, Target, Variant, standard_peers
-from ..peers import GRAPH, PYNATIVE, TORCH, chain_contexts, graph_mode
+from ..peers import GRAPH, JAX, NUMBA_GRAPH, PYNATIVE, TORCH, chain_contexts, graph_mode
 from ..timing import Peer
 
 N = 256
@@ -123,11 +124,48 @@ def torch_pair(xa, ya, custom):
     return factory
 
 
+def jax_pair(xa, ya):
+    def factory(jax):
+        from ..peers import jax_peer
+
+        def program(jax):
+            @jax.custom_vjp
+            def matmul(x, y):
+                return x @ y
+
+            def fwd(x, y):
+                return x @ y, (x, y)
+
+            def bwd(res, dout):
+                x, y = res
+                return dout @ y.T, x.T @ dout
+            matmul.defvjp(fwd, bwd)
+
+            def grads(x, y):
+                out, pullback = jax.vjp(matmul, x, y)
+                dx, dy = pullback(jax.numpy.ones_like(out))
+                return {"dx": dx, "dy": dy}
+            return grads
+        return jax_peer(jax, program, lambda: [xa, ya])
+    return factory
+
+
+def compile_pair(xa, ya):
+    def factory(torch):
+        make, outputs = torch_pair(xa, ya, custom=True)(torch)
+
+        def compiled_make():
+            return torch.compile(make())
+        return compiled_make, lambda: {k: v for k, v in zip(("dx", "dy"), compiled_make()())}
+    return factory
+
+
 def variants(env: Env) -> list:
     xa, ya = data()
     custom, plain = minims_pair(MatMulWithBprop, xa, ya), minims_pair(MatMulCell, xa, ya)
     peers, missing = standard_peers(env, pynative=custom, graph=(*custom, graph_mode), numpy=numpy_pair(xa, ya),
-                                    torch_factory=torch_pair(xa, ya, custom=True))
+                                    torch_factory=torch_pair(xa, ya, custom=True), jax_factory=jax_pair(xa, ya),
+                                    compile_factory=compile_pair(xa, ya))
     extra = [Peer(PYN_PLAIN, *plain, context=env.fast.off),
              Peer(GRAPH_PLAIN, *plain, context=chain_contexts(env.fast.off, graph_mode))]
     if env.torch is not None:
@@ -145,6 +183,7 @@ def variants(env: Env) -> list:
                 ("minims Graph: custom bprop / none", GRAPH, GRAPH_PLAIN),
                 ("PyTorch: autograd.Function / none", TORCH, TORCH_PLAIN)],
         targets=[Target("W5: a custom bprop costs <= 1.2x none (minims PyNative)", PYNATIVE, PYN_PLAIN, 1.2),
-                 Target("W5: a custom bprop costs <= 1.2x none (minims Graph)", GRAPH, GRAPH_PLAIN, 1.2)],
+                 Target("W5: a custom bprop costs <= 1.2x none (minims Graph)", GRAPH, GRAPH_PLAIN, 1.2),
+                 Target("W5: minims + Numba, Graph <= 1.5x JAX jit (issue 28)", NUMBA_GRAPH, JAX, 1.5)],
         notes=["the reference of the check is minims PyNative with the custom bprop"])]
 

@@ -15,6 +15,7 @@ from ..core.tensor import Tensor
 from .rewriting import rewritten
 from ..core.ir import Equation, Graph, Literal, Var
 from .simplify import simplify_algebra
+from .derivatives import share_input_grads
 
 __all__ = ["fold_constants", "eliminate_common_subexpressions", "simplify_algebra", "eliminate_dead_code",
            "optimize"]
@@ -111,11 +112,13 @@ def eliminate_dead_code(graph: Graph) -> Graph:
     return rewritten(graph, kept, {}, "dead code", removed)
 
 
-def optimize(graph: Graph, max_rounds: int = 5, simplify: bool = True) -> Graph:
+def optimize(graph: Graph, max_rounds: int = 5, simplify: bool = True, share_derivatives: bool = True) -> Graph:
     """Run the passes until the graph stops shrinking; the result is what executes.
 
     ``simplify=False`` leaves algebraic simplification out (to see what it removes: ``jit``'s
-    ``f.graph(*args, simplify=False)``); what executes is always simplified.
+    ``f.graph(*args, simplify=False)``); what executes is always simplified.  Then, once, the
+    derivative factors of higher-order graphs are shared (``derivatives.py``; ``share_derivatives=False``
+    leaves that out, to compare) and the passes tidy what that left.
     """
     g = graph
     for _ in range(max_rounds):
@@ -124,4 +127,8 @@ def optimize(graph: Graph, max_rounds: int = 5, simplify: bool = True) -> Graph:
         g = eliminate_dead_code(simplify_algebra(g) if simplify else g)
         if len(g.equations) == before:
             break
+    if share_derivatives:
+        shared = share_input_grads(g)
+        if shared is not g:
+            g = eliminate_dead_code(eliminate_common_subexpressions(shared))
     return g

@@ -13,7 +13,8 @@ __all__ = ["rewritten"]
 _WORDS = {"constant folding": "equation(s) computed at compile time",
           "common subexpressions": "duplicate equation(s) removed",
           "dead code": "unused equation(s) removed",
-          "algebraic simplification": "identity equation(s) (x * 1, x + 0, -(-x), ...) replaced by their input"}
+          "algebraic simplification": "identity equation(s) (x * 1, x + 0, -(-x), ...) replaced by their input",
+          "shared derivative factors": "derivative rule(s) G(x, d) computed as d * G(x, 1), G(x, 1) once"}
 
 
 def rewritten(graph: Graph, equations, mapping: dict, pass_name: str, count: int) -> Graph:

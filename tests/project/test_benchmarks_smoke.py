@@ -79,7 +79,7 @@ def test_each_workload_was_checked_then_timed(quick_run, variant):
         for key in ("median", "min", "max", "samples", "number", "first_call_s", "unit"):
             assert key in r, (name, key)
         assert len(r["samples"]) == w["rounds"] and r["min"] <= r["median"] <= r["max"]
-        assert set(w["ratios"][name]) == {"vs_numpy", "vs_torch"}
+        assert set(w["ratios"][name]) == {"vs_numpy", "vs_torch", "vs_jax"}
         assert w["ratios"][name]["vs_torch"] is None                      # PyTorch disabled
     # the columns left out are reported as such, with the reason
     assert "PyTorch eager" in w["unavailable"] and "minims + Numba" in w["unavailable"]
@@ -180,7 +180,8 @@ def test_the_readme_table_renders_every_workload_and_target_of_one_run(quick_run
     report, _ = quick_run
     text = readme_table.render(report)
     rows = [line for line in text.splitlines() if line.startswith("| W")]
-    assert len(rows) == len(VARIANTS) + len(report["targets"])
+    assert len(rows) == len(readme_table.ISSUE_ROWS) + len(VARIANTS) + len(report["targets"])
+    assert "Kernels and threads of every figure: NumPy BLAS" in text
     assert str(ROOT) not in text and "run.py" not in text              # no paths of this machine
     for t in report["targets"]:
         assert f"| {t['target']} |" in text
