@@ -15,6 +15,7 @@ The error is a ``TypeError`` and also MindSpore 2.10's type for the same slip wh
 """
 from __future__ import annotations
 
+import functools
 import inspect
 
 import numpy as np
@@ -393,12 +394,18 @@ def _grad_impl(fn, grad_position, weights, has_aux, return_ids, with_value, wher
             pos, single = ((), False) if grad_position is None else _positions(grad_position, inputs, where)
             value, ins, ws = vjp_call(call, inputs, pos, params, has_aux, where=where)
             grads = _structured(ins, ws, pos, params, single, grad_position, weights, return_ids)
-        if with_value:
-            return value, grads
-        return (grads, tuple(value[1:])) if has_aux else grads
-
+        return (value, grads) if with_value else (grads, tuple(value[1:])) if has_aux else grads
     grad_fn.__name__ = f"grad_{getattr(fn, '__name__', type(fn).__name__)}"
+    grad_fn.minims_rewrap = (fn, functools.partial(_over, (grad_position, weights, has_aux, return_ids,
+                                                          with_value, where)))
     return grad_fn
+
+
+def _over(options, fn):
+    """The gradient function ``_grad_impl`` makes of ``fn`` with the ``options`` of another: what source
+    conversion uses (``fn.minims_rewrap``) to convert the function a gradient is taken of when ``jit``
+    compiles the gradient function, as MindSpore parses it (``minims/conversion/``)."""
+    return _grad_impl(fn, *options)
 
 
 def _check_arguments(fn, grad_position, weights, where):

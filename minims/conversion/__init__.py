@@ -140,7 +140,16 @@ def _instantiate(conv: _Conversion, fn):
 
 
 def convert(fn):
-    """``fn`` with its ``if``/``while`` on Tensors converted; ``fn`` itself where nothing is."""
+    """``fn`` with its ``if``/``while`` on Tensors converted; ``fn`` itself where nothing is.  A gradient
+    function (``ops.grad(f)``) is made again over ``f`` converted: a wrapper that says how
+    (``fn.minims_rewrap = (f, make)``, ``make(g)`` the same wrapper over ``g``) is converted through,
+    as MindSpore parses the functions a compiled function calls.  (A ``jit`` function inside converts
+    when it traces.)"""
+    rewrap = getattr(fn, "minims_rewrap", None)
+    if rewrap is not None:
+        inner, make = rewrap
+        new_inner = convert(inner) if not isinstance(inner, JitFunction) else inner
+        return fn if new_inner is inner else make(new_inner)
     plain = _function_of(fn)
     if plain is None:
         return fn

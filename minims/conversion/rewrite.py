@@ -402,10 +402,21 @@ class _Rewriter(ast.NodeTransformer):
         return ast.copy_location(_call("ms_cond", self.test(node.test), _thunk(node.body), _thunk(node.orelse)),
                                  node)
 
-    def visit_FunctionDef(self, node):       # a nested function of the user's: left as it is
+    def visit_FunctionDef(self, node):
+        """A nested function of the user's (a loop body given to ``ops.ForiLoop``, a branch given to
+        ``cond``) is part of the same source, as in MindSpore: it is converted too, keeping its
+        decorators."""
+        decorators = node.decorator_list
+        converted, notes = rewrite(node)
+        node.decorator_list = decorators
+        self.converted += converted
+        self.notes += notes
         return node
 
-    visit_AsyncFunctionDef = visit_ClassDef = visit_FunctionDef
+    def visit_ClassDef(self, node):         # a class defined inside: left as it is
+        return node
+
+    visit_AsyncFunctionDef = visit_ClassDef
 
     def test(self, expr):
         if isinstance(expr, ast.BoolOp):
@@ -426,7 +437,7 @@ class _Rewriter(ast.NodeTransformer):
 
     def statement(self, s, defined) -> list:
         if isinstance(s, _SCOPES):
-            return [s]
+            return [self.visit(s) if isinstance(s, ast.FunctionDef) else s]
         if isinstance(s, ast.If):
             terminal = bool(s.orelse) and _always_returns(s.body) and _always_returns(s.orelse)
             why = _obstacle(s, allow_return=terminal)

@@ -105,18 +105,23 @@ def ms_cond(pred, true_fn, false_fn, operands=(), names=()):
     """``true_fn(*operands) if pred else false_fn(*operands)``: a ``Cond`` when ``pred`` is staged."""
     if staged(pred):
         try:
-            try:
-                return cond(pred, true_fn, false_fn, *operands, names=_labels(names, operands))
-            except BranchTypeError:
-                fill = _unset_types([stage(fn, operands, fn.__name__) for fn in (true_fn, false_fn)])
-                if not fill:
-                    raise
-                return cond(pred, _filled(true_fn, fill), _filled(false_fn, fill), *operands,
-                            names=_labels(names, operands))
+            with conversion.staging_statement():
+                return _staged_cond(pred, true_fn, false_fn, operands, names)
         except CANNOT_EXPRESS:
             if conversion.fullgraph():
                 raise
     return true_fn(*operands) if pred else false_fn(*operands)     # Python's if (guarded if staged)
+
+
+def _staged_cond(pred, true_fn, false_fn, operands, names):
+    """The ``Cond`` of a converted ``if``; a value one branch leaves ``Unset`` is zeros of the other's type."""
+    try:
+        return cond(pred, true_fn, false_fn, *operands, names=_labels(names, operands))
+    except BranchTypeError:
+        fill = _unset_types([stage(fn, operands, fn.__name__) for fn in (true_fn, false_fn)])
+        if not fill:
+            raise
+        return cond(pred, _filled(true_fn, fill), _filled(false_fn, fill), *operands, names=_labels(names, operands))
 
 
 def _named(fn, name):
@@ -136,18 +141,24 @@ def ms_while(cond_fn, body_fn, carry, names=()):
             return carry
         carry = tuple(body_fn(*carry))
     try:
-        if any(isinstance(v, Unset) for v in carry):
-            fill = _unset_types([stage(body_fn, carry, body_fn.__name__)])
-            carry = tuple(example(*fill[k]) if k in fill else v for k, v in enumerate(carry))
-        out = while_loop(_named(lambda c: cond_fn(*c), cond_fn.__name__),
-                         _named(lambda c: tuple(body_fn(*c)), body_fn.__name__), carry)
-        return tuple(out)
+        with conversion.staging_statement():
+            return _staged_while(cond_fn, body_fn, carry)
     except CANNOT_EXPRESS:
         if conversion.fullgraph():
             raise
     while cond_fn(*carry):              # Python's while: each test read (guarded variants)
         carry = tuple(body_fn(*carry))
     return carry
+
+
+def _staged_while(cond_fn, body_fn, carry):
+    """The ``While`` of a converted ``while``; a value the body leaves ``Unset`` starts as zeros of its type."""
+    if any(isinstance(v, Unset) for v in carry):
+        fill = _unset_types([stage(body_fn, carry, body_fn.__name__)])
+        carry = tuple(example(*fill[k]) if k in fill else v for k, v in enumerate(carry))
+    out = while_loop(_named(lambda c: cond_fn(*c), cond_fn.__name__),
+                     _named(lambda c: tuple(body_fn(*c)), body_fn.__name__), carry)
+    return tuple(out)
 
 
 def _as_bool(value):

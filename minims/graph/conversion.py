@@ -13,11 +13,14 @@ from __future__ import annotations
 import contextlib
 import contextvars
 
-__all__ = ["register", "converted", "for_construct", "capturing", "fullgraph", "converted_source"]
+__all__ = ["register", "converted", "for_construct", "capturing", "fullgraph", "converted_source",
+           "staging_statement", "in_statement"]
 
 _converter = None
 # (capture mode, fullgraph) of the jit compiling now; None outside jit
 _capture = contextvars.ContextVar("minims_capture", default=None)
+# True while a converted if/while stages its branches or body (``staging_statement``)
+_statement = contextvars.ContextVar("minims_converted_statement", default=False)
 
 
 def register(converter) -> None:
@@ -64,3 +67,22 @@ def converted_source(fn) -> str:
     if _converter is None:
         return f"# {getattr(fn, '__name__', fn)!s}: no source converter is installed (import minims)."
     return _converter.source(fn)
+
+
+@contextlib.contextmanager
+def staging_statement():
+    """While a converted ``if``/``while`` stages its branches or body as a ``Cond``/``While``: there, a
+    value read of an outer Tensor is refused (``tracing.py``), so that the statement runs as guarded
+    Python instead, where the guard is one of the compiled graph's own and chooses its variant.  (A
+    function that is not converted, e.g. a loop body given to ``ops.ForiLoop``, keeps such a guard in
+    its body graph, where it is checked whenever the body runs.)"""
+    token = _statement.set(True)
+    try:
+        yield
+    finally:
+        _statement.reset(token)
+
+
+def in_statement() -> bool:
+    """Is a converted ``if``/``while`` staging its branches or body now?"""
+    return _statement.get()

@@ -32,6 +32,7 @@ from ..core.stack import MinimsError
 from ..core.staging import user_location  # noqa: F401 - re-exported
 from ..tracebacks import user_stacklevel  # noqa: F401 - re-exported
 from ..core.ir import Graph, Var
+from . import conversion
 from ..core.stack import Tracer
 from ..core.staging import StagingTrace, StagingTracer, StaticGraphError, compiling, rebuild, structure
 from ..core.staging import trace_to_graph as _stage
@@ -103,10 +104,10 @@ class GraphTrace(StagingTrace):
         if not (self.active and self.guarded):
             return StagingTracer._primal_value(tracer)      # raises, saying why
         inner = stack.contexts()[-1]
-        if inner is not self:
-            # a branch or loop body staged inside this graph reads it: a guard would land in that
-            # body's graph and hold for it, not choose this graph's variant (the converted if/while
-            # then runs as Python, where the read is guarded here)
+        if inner is not self and conversion.in_statement():
+            # a converted if/while staging its branch or body reads this graph: a guard would land in
+            # that body's graph and hold for it, not choose this graph's variant (the statement then
+            # runs as Python, where the read is guarded here)
             raise StaticGraphError(
                 f"Graph mode cannot read the value of a Tensor of '{self.name}' while '{inner.name}' is "
                 f"staged inside it ({user_location()}). Fix: compute the value outside that branch or loop "

@@ -493,17 +493,3 @@ class Floor(_Unary):
 
     sympy = staticmethod(sym_elementwise(sympy.floor))
 
-
-# ----- the core's Sin and Cos, rounded once as Log is ----------------------------------------------
-# NumPy's own float32 sin and cos (SIMD) are up to 1 ULP off: cos(5) comes out 0.28366217 where the
-# float32 nearest the true value is 0.2836622, which MindSpore 2.10 gives (issue 25, func_vmap:7).
-# Computed in float64 and rounded once, the result is the nearest float32; float64 is unchanged.
-# (A fused kernel's math.sin on float32 is libm's sinf, already within half a ULP: its form stays.)
-def _rounded_once(fn):
-    def impl(self, x):
-        return in_float64(fn, x)
-    return impl
-
-
-install(Sin, impl=_rounded_once(np.sin))
-install(Cos, impl=_rounded_once(np.cos))

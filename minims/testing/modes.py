@@ -172,6 +172,7 @@ def _sum_of_outputs(fn):
             out = ops.add(out, p)
         return out
     total.__name__ = f"sum_{_name(fn)}"
+    total.minims_rewrap = (fn, _sum_of_outputs)         # source conversion reaches ``fn`` (conversion/)
     return total
 
 

@@ -79,15 +79,30 @@ def _gradient(fn, args):
     return ops.grad(_sum_of_outputs(fn), grad_position=_positions(args))
 
 
-def check_reuse(fn, cell_class, argsets):
-    """One compiled object per mode, called on every argument set in turn: PyNative's values each time."""
-    compiled = {"jit(f)": jit(fn), 'jit(f, capture_mode="trace")': jit(fn, capture_mode="trace"),
+TRACED = 'jit(f, capture_mode="trace")'
+
+
+def check_reuse(fn, cell_class, argsets, program=None):
+    """One compiled object per mode, called on every argument set in turn: PyNative's values each time.
+    Without source conversion (``capture_mode="trace"``), a Python decision inside a loop's or branch's
+    function reads a value the body computes, which tracing cannot stage: a clear ``StaticGraphError``
+    is allowed there (never a wrong number)."""
+    compiled = {"jit(f)": jit(fn), TRACED: jit(fn, capture_mode="trace"),
                 "jit(grad(f))": jit(_gradient(fn, argsets[0])),
                 "grad(jit(f))": _gradient(jit(fn), argsets[0])}
+    may_refuse = program is not None and "decision_in_function" in program.kinds
     cell = cell_class()
     for args in argsets:
         value, gradient = fn(*args), _gradient(fn, args)(*args)
         for name, g in compiled.items():
+            if name == TRACED and may_refuse:
+                try:
+                    out = g(*args)
+                except StaticGraphError:
+                    RUN_STATS["refused"] += 1
+                    continue
+                _close(name, value, out)
+                continue
             _close(name, gradient if "grad" in name else value, g(*args))
         ms.set_context(mode=ms.GRAPH_MODE)
         try:
@@ -179,7 +194,7 @@ def check_program(program: CFProgram, seed: int, order: int = 1, as_cell: bool =
         if not refused:
             check_modes(cell_class() if as_cell else fn, argsets[0], order=order, weights=weights or None,
                         params=weights)
-            check_reuse(fn, cell_class, argsets)
+            check_reuse(fn, cell_class, argsets, program)
         check_vmap(program, fn, argsets[:2], compiled=not refused)
         central_difference_check(fn, argsets[0], seed)
         if order == 2:          # the derivative of the summed gradient, against central differences
