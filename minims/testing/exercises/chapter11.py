@@ -74,23 +74,28 @@ def _step(i, v, x):
     return (v.sin() if isinstance(v, Tensor) else np.vectorize(sympy.sin, otypes=[object])(v)) * x + i
 
 
-def _one_scan(fn, x, what: str):
-    """``fn`` compiled with ``jit(fullgraph=True)``; refused when its graph holds no single Scan."""
+def _one_scan(fn, args, what: str, unrolled: str):
+    """``fn`` compiled with ``jit(fullgraph=True)``; refused (with advice) when the graph it makes of
+    ``args`` holds anything but one Scan: ``unrolled`` is the advice for a loop unrolled by tracing."""
     compiled = jit(fn, fullgraph=True)
-    found = _loops(compiled.graph(Tensor(x)))
+    found = _loops(compiled.graph(*[Tensor(a) for a in args]))
     if found != Counter({"Scan": 1}):
         got = ", ".join(f"{n} {name}" for name, n in sorted(found.items())) or "no loop primitive (a loop unrolled)"
-        raise AnswerError(
-            f"{what} should compile into one Scan, but the graph holds {got}", kind="unrolled",
-            advice="a Python for loop runs while tracing and is unrolled into the graph; scan(body, init, xs) "
-                   "stages the body once and makes one Scan, whose xs are the loop's indices as a Tensor.")
+        advice = unrolled if not found else (
+            "a While (ops.ForiLoop with unroll=False, ops.WhileLoop, while_loop) runs while a condition holds, "
+            "so its trip count is known only when it runs; the exercise asks for scan, whose trip count is "
+            "the length of its xs, known to the graph.")
+        raise AnswerError(f"{what} should compile into one Scan, but the graph holds {got}", kind="unrolled",
+                          advice=advice)
     return compiled
 
 
 def _fori_build(fori_loop, point):
     def fn(x):
         return fori_loop(_LOWER, _UPPER, lambda i, v: _step(i, v, x), x)
-    return _one_scan(fn, point["x"], "fori_loop(1, 4, loop_func, x)")
+    return _one_scan(fn, [point["x"]], "fori_loop(1, 4, loop_func, x)",
+                     "a Python for loop runs while tracing and is unrolled into the graph; scan(body, init, xs) "
+                     "stages the body once and makes one Scan, whose xs are the loop's indices as a Tensor.")
 
 
 def _fori_formula(x):
@@ -138,16 +143,9 @@ def _rnn_formula(h0, xs, W, U):
 
 
 def _rnn_checked(rnn, point):
-    args = [Tensor(point[n]) for n in ("h0", "xs", "W", "U")]
-    compiled = jit(rnn, fullgraph=True)
-    found = _loops(compiled.graph(*args))
-    if found != Counter({"Scan": 1}):
-        got = ", ".join(f"{n} {name}" for name, n in sorted(found.items())) or "no loop primitive (a loop unrolled)"
-        raise AnswerError(
-            f"rnn(h0, xs, W, U) should compile into one Scan, but the graph holds {got}", kind="unrolled",
-            advice="a Python for loop over the steps is unrolled into the graph, one copy of the cell per "
-                   "step; scan(body, h0, xs) stages the cell once and makes one Scan over xs's first axis.")
-    return compiled
+    return _one_scan(rnn, [point[n] for n in ("h0", "xs", "W", "U")], "rnn(h0, xs, W, U)",
+                     "a Python for loop over the steps is unrolled into the graph, one copy of the cell per "
+                     "step; scan(body, h0, xs) stages the cell once and makes one Scan over xs's first axis.")
 
 
 RNN_SCAN = derivative_exercise(
@@ -157,7 +155,7 @@ RNN_SCAN = derivative_exercise(
     build=_rnn_checked, formula=_rnn_formula, symbolic=False,
     points=[{"h0": [0.5, -0.25], "xs": [[1.0, 0.0], [0.5, -1.0], [-0.25, 0.75]],
              "W": [[0.5, -0.5], [0.25, 1.0]], "U": [[1.0, 0.25], [-0.5, 0.5]]},
-            *drawn("11.3", 2, h0=Box((2,), -1.0, 1.0), xs=Box((3, 2), -1.0, 1.0), W=Box((2, 2), -1.0, 1.0),
+            *drawn("11.3", 1, h0=Box((2,), -1.0, 1.0), xs=Box((3, 2), -1.0, 1.0), W=Box((2, 2), -1.0, 1.0),
                    U=Box((2, 2), -1.0, 1.0))],
     orders=(0, 1), wants="function rnn",
     solved=lambda rnn: "jit compiled your RNN into one Scan over the 3 steps; every hidden state and the "
