@@ -58,3 +58,4 @@ from .layout import missing_name as _missing_name  # noqa: E402
 __getattr__ = _missing_name(__name__, "mindspore")     # mindspore.Foo: says whether MindSpore 2.10 has it
 from .layout import alias as _alias  # noqa: E402
 _alias.install()        # sys.modules["mindspore"] = minims: `import mindspore.common.dtype` is minims.common.dtype
+from .conversion import converted_source  # noqa: E402 - issue 24: capture_mode="ast" converts if/while

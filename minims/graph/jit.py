@@ -42,6 +42,7 @@ from .call import GraphCall, backward_graph, interpret
 from .passes import optimize
 from .residuals import ResidualSplit
 from .jit_options import check_jit_options
+from . import conversion
 from .guards import GuardFailed, describe_guards, guard_plan, guards_hold, known_array
 from .tracing import StaticGraphError, is_explicit_input, rebuild, trace_to_graph, user_stacklevel
 from ..tensors.lending import current_value
@@ -95,9 +96,10 @@ class _Compiled:
 class JitFunction:
     """A function compiled per signature (see the module docstring)."""
 
-    def __init__(self, fn, instance=None, name=None, fullgraph: bool = False):
+    def __init__(self, fn, instance=None, name=None, fullgraph: bool = False, capture_mode: str = "ast"):
         self.fn = fn
         self.fullgraph = fullgraph      # True: no guarded variants; a value read is a StaticGraphError
+        self.capture_mode = capture_mode    # "ast": if/while on Tensors converted (``conversion.py``)
         # weakly: the instance keeps its bound JitFunction in its __dict__ (see __get__), and a
         # strong reference back would make the pair a cycle only the cyclic GC can free
         try:
@@ -133,7 +135,7 @@ class JitFunction:
         bound = instance.__dict__.get(("_jit", id(self))) if hasattr(instance, "__dict__") else None
         if bound is None:
             bound = JitFunction(self.fn, instance, name=f"{type(instance).__name__}.{self.fn.__name__}",
-                                fullgraph=self.fullgraph)
+                                fullgraph=self.fullgraph, capture_mode=self.capture_mode)
             if hasattr(instance, "__dict__"):
                 instance.__dict__[("_jit", id(self))] = bound
         return bound
@@ -166,7 +168,9 @@ class JitFunction:
                     self._streak = 0
                 return entry
         try:
-            raw = trace_to_graph(self.fn, self._full_args(args), name=self.name, guarded=not self.fullgraph)
+            with conversion.capturing(self.capture_mode, self.fullgraph):
+                raw = trace_to_graph(conversion.converted(self.fn), self._full_args(args), name=self.name,
+                                     guarded=not self.fullgraph)
         except StaticGraphError as exc:
             if self.fullgraph and str(exc).startswith("Graph mode cannot read the value"):
                 raise StaticGraphError(
@@ -307,6 +311,15 @@ class JitFunction:
         graph that serves every value of its signature."""
         return describe_guards(self._compiled(args).graph)
 
+    def converted_source(self) -> str:
+        """The function as ``capture_mode="ast"`` rewrites it: its ``if``/``while`` on Tensors as
+        ``ms_cond``/``ms_while`` over small functions per branch (``minims/conversion/``); or a
+        comment saying why it is not converted."""
+        if self.capture_mode != "ast":
+            return (f"# {self.name}: jit(capture_mode={self.capture_mode!r}) compiles the function as it is "
+                    "(a Python `if` on a Tensor gives guarded variants); capture_mode='ast' converts it.")
+        return conversion.converted_source(self.fn)
+
     def source(self, *args) -> str:
         """The Python code the executor runs for these arguments (one line per equation)."""
         return self._compiled(args).call.plan.source
@@ -354,17 +367,17 @@ def jit(function=None, *, capture_mode="ast", jit_level="O0", dynamic=0, fullgra
     ``jit_config`` are MindSpore's older spellings, accepted and ignored."""
     check_jit_options(capture_mode, jit_level, dynamic, fullgraph, backend, options)
     if function is None:            # @jit(...): the options are checked once, here
-        return lambda f: _compile(f, fullgraph)
-    return _compile(function, fullgraph)
+        return lambda f: _compile(f, fullgraph, capture_mode)
+    return _compile(function, fullgraph, capture_mode)
 
 
-def _compile(function, fullgraph: bool) -> JitFunction:
+def _compile(function, fullgraph: bool, capture_mode: str = "ast") -> JitFunction:
     if isinstance(function, JitFunction):
         return function
     if not callable(function):
         raise TypeError(f"jit: expected a function or method to compile, got {type(function).__name__}. "
                         "Fix: decorate the function itself (@jit above def), or pass it: jit(f), not jit(f(x)).")
-    return JitFunction(function, fullgraph=fullgraph)
+    return JitFunction(function, fullgraph=fullgraph, capture_mode=capture_mode)
 
 
 ms_function = jit

@@ -97,6 +97,15 @@ class GraphTrace(StagingTrace):
         call being compiled, with a ``Guard`` recorded on it; else the StaticGraphError of a placeholder."""
         if not (self.active and self.guarded):
             return StagingTracer._primal_value(tracer)      # raises, saying why
+        inner = stack.contexts()[-1]
+        if inner is not self:
+            # a branch or loop body staged inside this graph reads it: a guard would land in that
+            # body's graph and hold for it, not choose this graph's variant (the converted if/while
+            # then runs as Python, where the read is guarded here)
+            raise StaticGraphError(
+                f"Graph mode cannot read the value of a Tensor of '{self.name}' while '{inner.name}' is "
+                f"staged inside it ({user_location()}). Fix: compute the value outside that branch or loop "
+                "body, or write the computation with Tensor operations.")
         value = self.value_of(tracer, purpose="branch")
         stack.bind(Guard(value, user_location()), tracer)
         return Tensor._make(np.array(value))

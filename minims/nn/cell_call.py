@@ -19,6 +19,7 @@ from ..interpreters import running_cells
 from ..tensors import undo
 from ..tensors.parameter import Parameter
 from ..graph.jit import JitFunction
+from ..graph import conversion
 from ..core.stack import MinimsError
 from ..core.stack import Tracer, active_traces, bind
 from ..core.batching import BatchTrace
@@ -207,7 +208,8 @@ def _run(cell, args, kwargs, precision_set=False):
         out = node.structured(bind(node, *args, *node.params))
     else:
         try:
-            out = cell.construct(*args, **kwargs)
+            # while a graph is compiled under capture_mode="ast": its if/while on Tensors converted
+            out = (conversion.for_construct(cell.construct) if is_staging() else cell.construct)(*args, **kwargs)
         except TypeError:
             construct = cell.construct      # a plain method: a jit-compiled one reads its own signature
             why = cannot_bind(construct, args, kwargs) if inspect.ismethod(construct) else None

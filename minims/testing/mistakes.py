@@ -461,9 +461,10 @@ opt((Tensor(np.ones((2, 1), np.float32)),))
        "MindSpore 2.10 fails when it builds the SGD kernel (\"resize failed\")."),
 
     # ----- jit and Graph mode ----------------------------------------------------------------------
-    _m("jit-fullgraph-if-on-tensor", "graph", "A Python if on a Tensor's value inside @jit(fullgraph=True)",
+    _m("jit-fullgraph-if-on-tensor", "graph",
+       "A Python if on a Tensor's value inside @jit(fullgraph=True, capture_mode=\"trace\")",
        '''
-@ms.jit(fullgraph=True)
+@ms.jit(fullgraph=True, capture_mode="trace")
 def f(x):
     if x.sum() > 0:
         return x
@@ -472,20 +473,26 @@ def f(x):
 f(Tensor([1.0]))
 ''', RuntimeError, ["Graph mode cannot read the value", "'f'", "line 3", "if x.sum() > 0:", "ops.select",
                     "fullgraph=True) refuses this"], None,
-       "MindSpore's compiler parses the source and turns the `if` into control flow inside the graph. "
-       "minims traces instead: without fullgraph it compiles one guarded variant per way the branch "
-       "goes; fullgraph=True refuses those and asks for ops.select."),
-    _m("vmap-jit-branch-on-batched-value", "graph", "vmap over a compiled if whose condition is batched",
+       "MindSpore 2.10's capture_mode=\"trace\" runs the function once and keeps the branch it took: after "
+       "f(Tensor([1.0])), f(Tensor([-1.0])) returns [-1.] instead of [1.] (oracle run), silently. minims "
+       "never reuses a branch: without fullgraph it compiles one guarded variant per way the branch "
+       "goes; fullgraph=True refuses those. The default capture_mode=\"ast\" converts the if into a Cond "
+       "(one graph for every input)."),
+    _m("vmap-jit-branch-on-batched-value", "graph", "vmap over a compiled (capture_mode=\"trace\") if whose "
+       "condition is batched",
        '''
 def f(x):
     if x.sum() > 0:
         return x
     return -x
 
-ms.vmap(ms.jit(f))(Tensor(np.ones((2, 3), np.float32)))
+ms.vmap(ms.jit(f, capture_mode="trace"))(Tensor(np.ones((2, 3), np.float32)))
 ''', ValueError, ["'f'", "if x.sum() > 0:", "differ between the examples of a vmap", "ops.select"],
-       "ValueError", "MindSpore 2.10 refuses a Switch whose predicate is batched (\"the source axis of args "
-       "in Switch must be None\"); each example would take its own branch, which one graph cannot."),
+       "RuntimeError", "MindSpore 2.10 fails to vmap a trace-captured function ('VmapOperation' ... "
+       "TraceGraph cast to 'FuncGraphAbstractClosure' failed); with its default capture mode it refuses a "
+       "Switch whose predicate is batched (ValueError, \"the source axis of args in Switch must be None\"). "
+       "minims converts the default case into a Cond that vmap batches as a select; traced as written, "
+       "each example would take its own branch, which one graph cannot."),
     _m("jit-set-data", "graph", "Parameter.set_data with a value computed inside @jit",
        '''
 w = Parameter(Tensor([1.0, 2.0]), name="w")

@@ -5,6 +5,10 @@ it chooses and records a guard; ``jit`` keeps one variant per way the branches g
 at every call.  Expected values: closed forms (each branch is a polynomial), the figures MindSpore 2.10
 gives for the same code (issue 24's table: ``while x.sum() < 100: x = x * 2`` at [1, -2, 3] gives 128
 and the gradient [64, 64, 64]), and the PyNative run of the same function, which has no guards.
+
+The default ``capture_mode="ast"`` converts a plain ``if``/``while`` on a Tensor into one graph with a
+``Cond``/``While`` (``minims/conversion/``, tests/control_flow/test_source_conversion.py); the tests
+of the guards themselves compile with ``capture_mode="trace"``, which keeps the function as written.
 """
 from __future__ import annotations
 
@@ -37,7 +41,7 @@ def branchy(x):
 
 
 def test_an_if_on_a_tensor_takes_the_branch_of_each_call_and_compiles_each_branch_once():
-    f = jit(branchy)
+    f = jit(branchy, capture_mode="trace")
     for _ in range(2):
         np.testing.assert_array_equal(f(t(A)).asnumpy(), A ** 3)
         np.testing.assert_array_equal(f(t(B)).asnumpy(), B ** 2)
@@ -60,7 +64,7 @@ def test_gradients_through_an_if_are_those_of_the_branch_taken():
 
 def test_a_while_on_a_tensor_unrolls_as_many_times_as_this_call_needs():
     """MindSpore 2.10 (issue 24's table): 128 and the gradient [64, 64, 64] at [1, -2, 3]."""
-    @jit
+    @jit(capture_mode="trace")
     def doubling(x):
         while x.sum() < 100:
             x = x * 2
@@ -133,7 +137,7 @@ def test_a_graph_mode_cell_with_an_if_and_a_while_equals_pynative(x):
 def test_a_branch_on_a_parameter_follows_its_value_at_each_call():
     w = Parameter(t([1.0]), name="w")
 
-    @jit
+    @jit(capture_mode="trace")
     def f(x):
         return x * 2 if w.sum() > 0 else x * 3
     assert f(t([1.0])).tolist() == [2.0]
@@ -152,7 +156,7 @@ def test_a_guarded_function_called_inside_another_compiled_function():
 
 
 def test_the_guards_name_the_line_and_the_value_and_the_graph_shows_them():
-    f = jit(branchy)
+    f = jit(branchy, capture_mode="trace")
     (where, value), = f.guards(t(A))
     assert "test_guards.py" in where and "if x.sum() > 0:" in where and value is True
     assert f.guards(t(B))[0][1] is False
@@ -170,12 +174,12 @@ def test_capture_mode_trace_never_keeps_the_first_calls_branch():
 
 def test_fullgraph_refuses_a_value_read_and_says_why():
     with pytest.raises(StaticGraphError, match=r"fullgraph=True\) refuses this"):
-        jit(branchy, fullgraph=True)(t(A))
+        jit(branchy, fullgraph=True, capture_mode="trace")(t(A))
 
 
 def test_vmap_over_a_branch_on_a_batched_value_is_an_error_naming_select():
     with pytest.raises(StaticGraphError, match=r"differ between the examples of a vmap.*ops\.select"):
-        ms.vmap(jit(branchy))(Tensor(np.stack([A, B])))
+        ms.vmap(jit(branchy, capture_mode="trace"))(Tensor(np.stack([A, B])))
 
 
 def test_a_value_from_a_random_draw_is_refused():
@@ -186,7 +190,7 @@ def test_a_value_from_a_random_draw_is_refused():
 def test_a_variant_whose_guard_fails_when_it_runs_is_compiled_again(monkeypatch):
     """The guard equation inside the graph is the safety net: make the choice before the run wrong
     (every variant 'holds'), and the run's own check still gives the right branch."""
-    f = jit(branchy)
+    f = jit(branchy, capture_mode="trace")
     f(t(A))
     monkeypatch.setattr(sys.modules["minims.graph.jit"], "guards_hold", lambda *args: True)
     np.testing.assert_array_equal(f(t(B)).asnumpy(), B ** 2)
@@ -196,7 +200,7 @@ def test_a_variant_whose_guard_fails_when_it_runs_is_compiled_again(monkeypatch)
 
 
 def test_a_new_variant_on_every_call_warns_once_with_the_fix():
-    @jit
+    @jit(capture_mode="trace")
     def halve_until_small(x):
         while x.sum() > 1:
             x = x / 2

@@ -1,0 +1,158 @@
+"""Source conversion, MindSpore's route (issue 24 item 3): ``jit`` functions and Graph-mode ``construct``s
+rewritten so that ``if``/``while`` on Tensors become ``Cond``/``While`` in one graph for every input.
+
+MindSpore's default ``jit(capture_mode="ast")`` parses the function's source; so does this package,
+the first time a function is compiled (the rewrite is kept per code object):
+
+1. the source comes from ``inspect.getsource`` (a notebook cell's too: IPython registers each cell
+   in ``linecache``); decorators are dropped;
+2. ``rewrite.py`` rewrites the statements into calls of ``runtime.py``'s ``ms_cond``/``ms_while``
+   over small functions per branch, which decide per call whether the condition is a Python value
+   (plain Python) or a Tensor being staged (a ``Cond``/``While``);
+3. the new function is compiled with the original's file name and line numbers (errors point at
+   the user's lines) and made with the original's globals dict (read live), default arguments and
+   closure cells (matched by name; ``super()`` gets the ``__class__`` cell and ``self``).
+
+A function with no source (a lambda, code made by ``exec`` without ``linecache``, a builtin), a
+generator, or nothing to convert runs as it is; ``converted_source(fn)`` says which.  Only the
+compiled function and the ``construct`` of each Cell it calls are converted, not other functions
+they call (an ``if`` on a Tensor there compiles guarded variants: correct values, more graphs).
+
+``converted_source(fn)`` — also ``f.converted_source()`` on a ``jit`` function, and
+``minims.converted_source(net.construct)`` for a Graph-mode Cell — shows the rewritten source.
+"""
+from __future__ import annotations
+
+import ast
+import inspect
+import textwrap
+import types
+
+from ..graph import conversion
+from .rewrite import rewrite
+from .runtime import RUNTIME
+
+__all__ = ["converted_source", "convert"]
+
+_FACTORY = "ms_factory"
+# id(code object) -> (code object, _Conversion): by identity, as two code objects compiled from the
+# same text in two places compare equal (the code object is held, so its id is not reused)
+_cache: dict = {}
+
+
+class _Conversion:
+    """One code object's rewrite: the new code (None: run the original), its source, and notes."""
+
+    def __init__(self, code=None, source="", notes=()):
+        self.code, self.source, self.notes = code, source, list(notes)
+
+
+def _function_of(fn):
+    """The plain function under ``fn`` (a bound method's, a ``jit`` function's), or None."""
+    fn = getattr(fn, "__func__", fn)
+    fn = getattr(fn, "fn", fn) if type(fn).__name__ == "JitFunction" else fn
+    return fn if isinstance(fn, types.FunctionType) else None
+
+
+def _why_not(fn, code) -> str | None:
+    if code.co_name == "<lambda>":
+        return "a lambda (its source is part of another statement)"
+    if code.co_flags & (inspect.CO_GENERATOR | inspect.CO_COROUTINE | inspect.CO_ASYNC_GENERATOR):
+        return "a generator or coroutine"
+    return None
+
+
+def _parse(fn, code):
+    """The function's ``def`` as an ``ast`` node, with the lines of its file; or a reason string."""
+    try:
+        lines, first = inspect.getsourcelines(fn)
+    except (OSError, TypeError) as exc:
+        return f"its source is not available ({exc}; e.g. code made by exec without linecache)"
+    tree = ast.parse(textwrap.dedent("".join(lines)))
+    ast.increment_lineno(tree, max(first, 1) - 1)
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef) and node.name == code.co_name:
+            return node
+    return "its source does not start with its def"
+
+
+def _conversion(fn) -> _Conversion:
+    code = fn.__code__
+    held = _cache.get(id(code))
+    if held is not None and held[0] is code:
+        return held[1]
+    why = _why_not(fn, code)
+    node = _parse(fn, code) if why is None else why
+    if isinstance(node, str):
+        found = _Conversion(source=f"# {fn.__qualname__} is not converted: {node}.")
+    else:
+        converted, notes = rewrite(node)
+        source = ast.unparse(node)
+        if not converted:
+            found = _Conversion(source=source, notes=notes + ["nothing to convert (no if, while or conditional "
+                                                              "expression): the function runs as written"])
+        else:
+            found = _Conversion(_compile(node, code), source, notes)
+    _cache[id(code)] = (code, found)
+    return found
+
+
+def _compile(node: ast.FunctionDef, code):
+    """The code object of the rewritten ``node``, compiled inside a factory whose parameters are the
+    original's free variables and the runtime's names (so they become closure cells, not globals)."""
+    params = list(code.co_freevars) + [n for n in RUNTIME if n not in code.co_freevars]
+    factory = ast.FunctionDef(name=_FACTORY, args=ast.arguments(
+        posonlyargs=[], args=[ast.arg(arg=p) for p in params], vararg=None, kwonlyargs=[], kw_defaults=[],
+        kwarg=None, defaults=[]), body=[node, ast.Return(value=ast.Name(id=node.name, ctx=ast.Load()))],
+        decorator_list=[], returns=None)
+    if "type_params" in ast.FunctionDef._fields:
+        factory.type_params = []
+    ast.copy_location(factory, node)
+    module = ast.fix_missing_locations(ast.Module(body=[factory], type_ignores=[]))
+    compiled = compile(module, code.co_filename, "exec")
+    outer = next(c for c in compiled.co_consts if isinstance(c, types.CodeType) and c.co_name == _FACTORY)
+    return next(c for c in outer.co_consts if isinstance(c, types.CodeType) and c.co_name == node.name)
+
+
+def _instantiate(conv: _Conversion, fn):
+    """The converted function: the new code with ``fn``'s globals, defaults and closure cells."""
+    cells = dict(zip(fn.__code__.co_freevars, fn.__closure__ or ()))
+    closure = tuple(cells[n] if n in cells else types.CellType(RUNTIME[n]) for n in conv.code.co_freevars)
+    new = types.FunctionType(conv.code, fn.__globals__, fn.__name__, fn.__defaults__, closure)
+    new.__kwdefaults__ = fn.__kwdefaults__
+    new.__qualname__, new.__module__ = fn.__qualname__, fn.__module__
+    return new
+
+
+def convert(fn):
+    """``fn`` with its ``if``/``while`` on Tensors converted; ``fn`` itself where nothing is."""
+    plain = _function_of(fn)
+    if plain is None:
+        return fn
+    conv = _conversion(plain)
+    if conv.code is None:
+        return fn
+    new = _instantiate(conv, plain)
+    return types.MethodType(new, fn.__self__) if inspect.ismethod(fn) else new
+
+
+def converted_source(fn) -> str:
+    """The rewritten source of ``fn`` (a function, a ``jit`` function, a Cell's ``construct``), with
+    notes on what stays Python; or a comment saying why it is not converted."""
+    plain = _function_of(fn)
+    if plain is None:
+        return f"# {fn!r} is not converted: it is not a Python function (no source to rewrite)."
+    why = _why_not(plain, plain.__code__)
+    if why is not None:
+        return f"# {plain.__qualname__} is not converted: {why}."
+    conv = _conversion(plain)
+    notes = "".join(f"\n# {note}" for note in conv.notes)
+    return conv.source + notes
+
+
+class _Converter:
+    convert = staticmethod(convert)
+    source = staticmethod(converted_source)
+
+
+conversion.register(_Converter())

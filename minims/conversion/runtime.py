@@ -1,0 +1,151 @@
+"""What converted code calls: ``ms_cond``, ``ms_while``, ``ms_and``/``ms_or``/``ms_not``, ``ms_local``.
+
+Each decides at run time, per statement, as autograph does: a condition that is a Python value (or
+a Tensor whose value is known: not being staged) runs the statement as Python runs it — so ``if
+self.training:`` or ``while i < 3`` with a Python ``i`` still fold while the graph is traced.  A
+condition that is a Tensor being staged (a placeholder of the graph) becomes one ``Cond`` or
+``While`` (``minims.control_flow``) over the variables the statement assigns.
+
+When the structured primitive cannot express the statement — the branches give values whose types
+do not join, a loop variable that is not a Tensor or changes type, a write, a value read as Python
+(``.asnumpy()``) — the statement runs as Python after all: the condition is read, which ``jit``
+turns into a guarded variant (``minims/graph/guards.py``).  The values are right either way; only
+the number of graphs differs.  Under ``jit(fullgraph=True)`` the primitive's own error is raised
+instead (e.g. ``BranchTypeError``, a TypeError as MindSpore's "Type Join Failed").
+"""
+from __future__ import annotations
+
+from ..control_flow import (BranchShapeError, BranchTypeError, CarryShapeError, CarryTypeError,
+                            PredicateError, SideEffectError, cond, while_loop)
+from ..control_flow.staged import flatten
+from ..core.stack import Tracer
+from ..core.staging import StaticGraphError
+from ..core.tensor import Tensor
+from ..graph import conversion
+from .. import dtype as mstype
+from ..primitives.functional import logical_and, logical_not, logical_or, ne
+
+__all__ = ["ms_cond", "ms_while", "ms_and", "ms_or", "ms_not", "ms_local", "Undefined", "RUNTIME"]
+
+#: What the structured primitives raise for a statement they cannot express: the statement then
+#: runs as Python (a guarded variant), unless ``fullgraph=True``.
+CANNOT_EXPRESS = (BranchTypeError, BranchShapeError, CarryTypeError, CarryShapeError, SideEffectError,
+                  PredicateError, StaticGraphError)
+
+
+class Undefined:
+    """The value of a variable not yet assigned when a converted statement starts (it is assigned on
+    one path only); using it says so, as Python's UnboundLocalError would."""
+
+    def __init__(self, name: str):
+        self.name = name
+
+    def __repr__(self) -> str:
+        return f"<{self.name}: not assigned>"
+
+    def _refuse(self, *args):
+        raise UnboundLocalError(f"variable '{self.name}' is used before it is assigned on this path. Fix: "
+                                "give it a value before the if/while, or assign it in every branch.")
+
+    __bool__ = __call__ = __add__ = __radd__ = __mul__ = __rmul__ = __sub__ = __rsub__ = _refuse
+    __truediv__ = __getitem__ = __iter__ = __len__ = __neg__ = _refuse
+
+
+def ms_local(scope: dict, name: str):
+    """The variable ``name`` of ``scope`` (``locals()``), or ``Undefined`` where it has no value yet."""
+    return scope[name] if name in scope else Undefined(name)
+
+
+def staged(value) -> bool:
+    """Is ``value`` a Tensor of a graph being staged (its value unknown now)?"""
+    return isinstance(value, Tracer)
+
+
+def _labels(names, operands):
+    """How a type-join error names each value: the variables, when each holds one value."""
+    if not names or any(len(flatten(v)[0]) != 1 for v in operands):
+        return None
+    return [f"variable '{n}'" for n in names]
+
+
+def ms_cond(pred, true_fn, false_fn, operands=(), names=()):
+    """``true_fn(*operands) if pred else false_fn(*operands)``: a ``Cond`` when ``pred`` is staged."""
+    if staged(pred):
+        try:
+            return cond(pred, true_fn, false_fn, *operands, names=_labels(names, operands))
+        except CANNOT_EXPRESS:
+            if conversion.fullgraph():
+                raise
+    return true_fn(*operands) if pred else false_fn(*operands)     # Python's if (guarded if staged)
+
+
+def _named(fn, name):
+    fn.__name__ = name
+    return fn
+
+
+def ms_while(cond_fn, body_fn, carry, names=()):
+    """``while cond_fn(*carry): carry = body_fn(*carry)``: Python's loop while the condition is a
+    Python value; one ``While`` from the first iteration whose condition is staged."""
+    carry = tuple(carry)
+    while True:
+        test = cond_fn(*carry)
+        if staged(test):
+            break
+        if not test:
+            return carry
+        carry = tuple(body_fn(*carry))
+    try:
+        out = while_loop(_named(lambda c: cond_fn(*c), cond_fn.__name__),
+                         _named(lambda c: tuple(body_fn(*c)), body_fn.__name__), carry)
+        return tuple(out)
+    except CANNOT_EXPRESS:
+        if conversion.fullgraph():
+            raise
+    while cond_fn(*carry):              # Python's while: each test read (guarded variants)
+        carry = tuple(body_fn(*carry))
+    return carry
+
+
+def _as_bool(value):
+    """A truth value as a Bool Tensor (a number is true where it is not zero)."""
+    if not isinstance(value, Tensor):
+        return Tensor(bool(value))
+    return value if value.dtype is mstype.bool_ else ne(value, 0)
+
+
+def ms_and(*thunks):
+    """``a and b and ...`` (each a function giving the operand): ``logical_and`` from the first staged
+    operand on (then every operand is computed); Python's ``and`` before."""
+    value = thunks[0]()
+    for thunk in thunks[1:]:
+        if staged(value):
+            value = logical_and(_as_bool(value), _as_bool(thunk()))
+        elif not value:
+            return value
+        else:
+            value = thunk()
+    return value
+
+
+def ms_or(*thunks):
+    """``a or b or ...``: ``logical_or`` from the first staged operand on; Python's ``or`` before."""
+    value = thunks[0]()
+    for thunk in thunks[1:]:
+        if staged(value):
+            value = logical_or(_as_bool(value), _as_bool(thunk()))
+        elif value:
+            return value
+        else:
+            value = thunk()
+    return value
+
+
+def ms_not(value):
+    """``not value``: ``logical_not`` of a staged Tensor, Python's ``not`` otherwise."""
+    return logical_not(_as_bool(value)) if staged(value) else not value
+
+
+#: The names converted code reads (closure cells of the converted function, never the user's globals).
+RUNTIME = {"ms_cond": ms_cond, "ms_while": ms_while, "ms_and": ms_and, "ms_or": ms_or, "ms_not": ms_not,
+           "ms_local": ms_local}
