@@ -155,7 +155,7 @@ RNN_SCAN = derivative_exercise(
     build=_rnn_checked, formula=_rnn_formula, symbolic=False,
     points=[{"h0": [0.5, -0.25], "xs": [[1.0, 0.0], [0.5, -1.0], [-0.25, 0.75]],
              "W": [[0.5, -0.5], [0.25, 1.0]], "U": [[1.0, 0.25], [-0.5, 0.5]]},
-            *drawn("11.3", 1, h0=Box((2,), -1.0, 1.0), xs=Box((3, 2), -1.0, 1.0), W=Box((2, 2), -1.0, 1.0),
+            *drawn("11.3", 2, h0=Box((2,), -1.0, 1.0), xs=Box((3, 2), -1.0, 1.0), W=Box((2, 2), -1.0, 1.0),
                    U=Box((2, 2), -1.0, 1.0))],
     orders=(0, 1), wants="function rnn",
     solved=lambda rnn: "jit compiled your RNN into one Scan over the 3 steps; every hidden state and the "
