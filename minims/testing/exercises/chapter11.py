@@ -4,8 +4,8 @@
 11.2  MindSpore's ``ForiLoop`` written on ``scan`` (one ``Scan`` in the graph, not a loop unrolled);
 11.3  a recurrent network (an RNN) with ``scan``: every hidden state, and the gradients of the weights.
 
-Every check compiles the answer with ``jit(fullgraph=True)``: one graph for every input, so a Python
-``if`` or ``while`` on a Tensor is refused rather than guarded.  The references are SymPy's
+Every check compiles the answer with ``jit(fullgraph=True)``: one graph for every input, no guarded
+variants (a Python ``if`` on a Tensor in the 11.1 rule is refused).  The references are SymPy's
 ``Piecewise`` (11.1) and the loops unrolled in SymPy (11.2, 11.3), never the primitives' own rules.
 """
 from __future__ import annotations
