@@ -133,7 +133,7 @@ def stage(fn, args: tuple, name: str, convert_out=None) -> Closed:
     # placeholders of the operands' types only: a branch or body is a graph for any values (and the
     # operands may be tracers of any interpreter, SymPy's included)
     placeholders = [example(leaves[p].shape, leaves[p].dtype) for p in positions]
-    graph = trace_to_graph(flat_fn, placeholders, name=name)
+    graph = trace_to_graph(flat_fn, placeholders, name=name, captures=True)
     if graph.effects or graph.attributes:
         what = (f"writes the Parameter '{graph.effects[0][0].name}'" if graph.effects else
                 f"sets the Cell attribute '{graph.attributes[0][1]}'")

@@ -29,6 +29,7 @@ import textwrap
 import types
 
 from ..graph import conversion
+from ..graph.jit import JitFunction
 from .rewrite import rewrite
 from .runtime import RUNTIME
 
@@ -49,8 +50,7 @@ class _Conversion:
 
 def _function_of(fn):
     """The plain function under ``fn`` (a bound method's, a ``jit`` function's), or None."""
-    fn = getattr(fn, "__func__", fn)
-    fn = getattr(fn, "fn", fn) if type(fn).__name__ == "JitFunction" else fn
+    fn = fn.fn if isinstance(fn, JitFunction) else getattr(fn, "__func__", fn)
     return fn if isinstance(fn, types.FunctionType) else None
 
 
@@ -92,12 +92,12 @@ def _conversion(fn) -> _Conversion:
             found = _Conversion(source=source, notes=notes + ["nothing to convert (no if, while or conditional "
                                                               "expression): the function runs as written"])
         else:
-            found = _Conversion(_compile(node, code), source, notes)
+            found = _Conversion(_compile(node, code, _owner(fn)), source, notes)
     _cache[id(code)] = (code, found)
     return found
 
 
-def _compile(node: ast.FunctionDef, code):
+def _compile(node: ast.FunctionDef, code, owner=None):
     """The code object of the rewritten ``node``, compiled inside a factory whose parameters are the
     original's free variables and the runtime's names (so they become closure cells, not globals)."""
     params = list(code.co_freevars) + [n for n in RUNTIME if n not in code.co_freevars]
@@ -108,10 +108,25 @@ def _compile(node: ast.FunctionDef, code):
     if "type_params" in ast.FunctionDef._fields:
         factory.type_params = []
     ast.copy_location(factory, node)
-    module = ast.fix_missing_locations(ast.Module(body=[factory], type_ignores=[]))
+    top = factory
+    if owner is not None:
+        # inside a class statement of the original's class name, so that private names (self.__w)
+        # are mangled as in the original
+        top = ast.copy_location(ast.ClassDef(name=owner, bases=[], keywords=[], body=[factory], decorator_list=[]),
+                                node)
+        if "type_params" in ast.ClassDef._fields:
+            top.type_params = []
+    module = ast.fix_missing_locations(ast.Module(body=[top], type_ignores=[]))
     compiled = compile(module, code.co_filename, "exec")
-    outer = next(c for c in compiled.co_consts if isinstance(c, types.CodeType) and c.co_name == _FACTORY)
-    return next(c for c in outer.co_consts if isinstance(c, types.CodeType) and c.co_name == node.name)
+    for name in ([owner] if owner is not None else []) + [_FACTORY, node.name]:
+        compiled = next(c for c in compiled.co_consts if isinstance(c, types.CodeType) and c.co_name == name)
+    return compiled
+
+
+def _owner(fn):
+    """The name of the class ``fn`` is defined in (its private names are mangled with it), or None."""
+    parts = fn.__qualname__.split(".")
+    return parts[-2] if len(parts) > 1 and parts[-2] != "<locals>" else None
 
 
 def _instantiate(conv: _Conversion, fn):

@@ -16,12 +16,18 @@
   condition become ``ms_and``/``ms_or``/``ms_not`` (a Tensor predicate cannot go through Python's
   ``bool``).
 
+Inside a ``while``, ``break`` and ``continue`` become flags (``broke_N``, ``continued_N``: Bool
+Tensors made by ``ms_flag``) and the statements after one run under ``if not broke_N:``; the loop's
+test becomes ``not broke_N and test``.  ``return v`` inside a ``while`` becomes the did-return state
+``returned_N = ms_flag(True); return_value_N = v; break``, and after the loop ``if returned_N:
+return return_value_N``.
+
 A variable that may have no value yet when the statement starts is passed as
 ``ms_local(locals(), 'y')``.  A statement that the conversion cannot express is left as Python,
 with a note saying why (``notes``): one with a side effect a graph cannot repeat (a call whose
 result is unused, such as ``list.append`` or ``print``; a write to an attribute or an item;
-``raise``, ``try``, ``with``, ``global``), a ``break``/``continue``/``return`` inside a loop, and
-a ``while ... else``.  ``for`` stays Python's loop (unrolled while tracing, as MindSpore unrolls
+``raise``, ``try``, ``with``, ``global``), a ``break``/``continue``/``return`` that is not under
+``if`` statements of its loop (inside a ``try``, or a ``for`` loop's), and a ``while ... else``.  ``for`` stays Python's loop (unrolled while tracing, as MindSpore unrolls
 ``for i in range(n)`` and ``for row in x``); the statements inside it are converted.
 """
 from __future__ import annotations
@@ -30,9 +36,8 @@ import ast
 import copy
 from collections import Counter
 
-__all__ = ["rewrite", "HELPER_PREFIXES"]
+__all__ = ["rewrite"]
 
-HELPER_PREFIXES = ("if_true_", "if_false_", "while_cond_", "while_body_")
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
 _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 _LOOPS = (ast.While, ast.For, ast.AsyncFor)
@@ -164,11 +169,161 @@ def _normalise_returns(stmts: list) -> list:
     return stmts
 
 
+# ----- return inside a loop ---------------------------------------------------------------------------
+def _lower_loop_returns(fn) -> None:
+    """``return v`` inside a ``while`` becomes ``returned_N = ms_flag(True); return_value_N = v; break``,
+    and after the loop ``if returned_N: return return_value_N`` (the did-return state)."""
+    count = 0
+    for block in list(_blocks(fn.body)):
+        i = 0
+        while i < len(block):
+            loop = block[i]
+            if not (isinstance(loop, ast.While) and not loop.orelse and _loop_returns(loop.body)):
+                i += 1
+                continue
+            count += 1
+            flag, value = f"returned_{count}", f"return_value_{count}"
+            _replace_returns(loop.body, flag, value)
+            before = [_flag(flag, False), ast.Assign(targets=[_name(value, store=True)],
+                                                     value=_call("ms_unset", ast.Constant(value)))]
+            after = ast.If(test=_name(flag), body=[ast.Return(value=_name(value))], orelse=[])
+            block[i:i + 1] = [ast.copy_location(s, loop) for s in before] + [loop, ast.copy_location(after, loop)]
+            i += 4
+
+
+def _loop_returns(stmts) -> bool:
+    """Does the loop body return, only from inside ``if`` statements or directly (not nested loops)?"""
+    found = False
+    for s in stmts:
+        if isinstance(s, ast.Return):
+            found = True
+        elif isinstance(s, ast.If):
+            inner = [_loop_returns(s.body), _loop_returns(s.orelse)]
+            if None in inner:
+                return None
+            found = found or any(inner)
+        elif not isinstance(s, _SCOPES) and _returns([s]):
+            return None                     # a return inside a nested loop or a try: stays Python
+    return found
+
+
+def _replace_returns(stmts, flag, value) -> None:
+    for i, s in enumerate(stmts):
+        if isinstance(s, ast.Return):
+            stmts[i:i + 1] = [ast.copy_location(n, s) for n in (
+                _flag(flag, True), ast.Assign(targets=[_name(value, store=True)],
+                                              value=s.value or ast.Constant(None)), ast.Break())]
+            return
+        if isinstance(s, ast.If):
+            _replace_returns(s.body, flag, value)
+            _replace_returns(s.orelse, flag, value)
+
+
+# ----- break and continue ----------------------------------------------------------------------------
+def _exits(nodes) -> set:
+    """The ``break``/``continue`` kinds in ``nodes`` that leave the loop around them (not a nested one)."""
+    found = set()
+
+    def walk(node):
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, (ast.Break, ast.Continue)):
+                found.add(type(child))
+            elif not isinstance(child, _SCOPES + _LOOPS):
+                walk(child)
+    for n in nodes:
+        walk(ast.Module(body=[n], type_ignores=[]))
+    return found
+
+
+def _only_under_ifs(stmts) -> bool:
+    """Are the loop's ``break``/``continue`` only inside ``if`` statements (where flags can replace them)?"""
+    for s in stmts:
+        if isinstance(s, ast.If):
+            if not _only_under_ifs(s.body) or not _only_under_ifs(s.orelse):
+                return False
+        elif not isinstance(s, (ast.Break, ast.Continue) + _LOOPS + _SCOPES) and _exits([s]):
+            return False
+    return True
+
+
+def _flag(name, value):
+    return ast.Assign(targets=[_name(name, store=True)], value=_call("ms_flag", ast.Constant(value)))
+
+
+def _lower_exits(stmts, flags) -> list:
+    """``break``/``continue`` become ``broke_N``/``continued_N = ms_flag(True)``; the statements after
+    one that may have set a flag run under ``if not (flags):``."""
+    out = []
+    for i, s in enumerate(stmts):
+        if isinstance(s, (ast.Break, ast.Continue)):
+            out.append(ast.copy_location(_flag(flags[type(s)], True), s))
+            return out                      # what follows in this block never runs
+        kinds = _exits([s]) if isinstance(s, ast.If) else ()
+        if kinds:
+            s.body, s.orelse = _lower_exits(s.body, flags), _lower_exits(s.orelse, flags)
+            out.append(s)
+            rest = _lower_exits(stmts[i + 1:], flags)
+            if rest:
+                raised = [_name(flags[kind]) for kind in (ast.Break, ast.Continue) if kind in kinds]
+                test = ast.UnaryOp(op=ast.Not(), operand=raised[0] if len(raised) == 1 else
+                                   ast.BoolOp(op=ast.Or(), values=raised))
+                out.append(ast.copy_location(ast.If(test=test, body=rest, orelse=[]), s))
+            return out
+        out.append(s)
+    return out
+
+
+def _lower_loop_exits(fn) -> list:
+    """Rewrite the ``break``/``continue`` of each ``while`` into flags (autograph's way); returns the
+    statements to put before each such loop, as ``[(loop, [statement])]``."""
+    before, count = [], 0
+    for loop in [n for n in _in_scope(fn.body) if isinstance(n, ast.While)]:
+        kinds = _exits(loop.body)
+        if not kinds or loop.orelse or not _only_under_ifs(loop.body):
+            continue
+        count += 1
+        flags = {ast.Break: f"broke_{count}", ast.Continue: f"continued_{count}"}
+        loop.body = _lower_exits(loop.body, flags)
+        if ast.Continue in kinds:
+            loop.body.insert(0, ast.copy_location(_flag(flags[ast.Continue], False), loop))
+        if ast.Break in kinds:
+            loop.test = ast.BoolOp(op=ast.And(), values=[
+                ast.UnaryOp(op=ast.Not(), operand=_name(flags[ast.Break])), loop.test])
+            before.append((loop, ast.copy_location(_flag(flags[ast.Break], False), loop)))
+    return before
+
+
+def _insert_before(stmts, pairs) -> None:
+    """Put each ``(loop, statement)``'s statement just before its loop, wherever the loop is."""
+    where = {id(loop): stmt for loop, stmt in pairs}
+    for block in _blocks(stmts):
+        i = 0
+        while i < len(block):
+            if id(block[i]) in where:
+                block.insert(i, where.pop(id(block[i])))
+                i += 1
+            i += 1
+
+
+def _blocks(stmts):
+    """Every statement list of this scope, ``stmts`` included."""
+    yield stmts
+    for s in stmts:
+        if isinstance(s, _SCOPES):
+            continue
+        for field in ("body", "orelse", "finalbody"):
+            yield from _blocks(getattr(s, field, []))
+        for handler in getattr(s, "handlers", []):
+            yield from _blocks(handler.body)
+
+
 # ----- what cannot be converted -----------------------------------------------------------------------
 def _obstacle(stmt, allow_return: bool):
     """Why ``stmt`` (an ``if`` or ``while``) must stay Python, or None."""
     if isinstance(stmt, ast.While) and stmt.orelse:
         return "a `while ... else`"
+    if isinstance(stmt, ast.While) and any(isinstance(n, ast.NamedExpr) for n in ast.walk(stmt.test)):
+        return "an assignment expression (:=) in the condition"
 
     def walk(node, loop_depth):
         for child in ast.iter_child_nodes(node):
@@ -369,10 +524,12 @@ class _Super(ast.NodeTransformer):
 def rewrite(fn: ast.FunctionDef) -> tuple:
     """Rewrite ``fn`` in place: ``(statements converted, notes on those left as Python)``."""
     fn.decorator_list = []
+    _lower_loop_returns(fn)
     if _returns(fn.body) and not _always_returns(fn.body) and any(
             isinstance(s, ast.If) and _returns([s]) for s in _in_scope(fn.body)):
         fn.body.append(ast.copy_location(ast.Return(value=None), fn.body[-1]))
     fn.body = _normalise_returns(fn.body)
+    _insert_before(fn.body, _lower_loop_exits(fn))
     rewriter = _Rewriter(live_after(fn))
     args = fn.args.posonlyargs + fn.args.args
     fn.body = rewriter.block(fn.body, {a.arg for a in args + fn.args.kwonlyargs}

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from ..control_flow import (BranchShapeError, BranchTypeError, CarryShapeError, CarryTypeError,
                             PredicateError, SideEffectError, cond, while_loop)
-from ..control_flow.staged import flatten
+from ..control_flow.staged import example, flatten, stage, unflatten
 from ..core.stack import Tracer
 from ..core.staging import StaticGraphError
 from ..core.tensor import Tensor
@@ -25,7 +25,8 @@ from ..graph import conversion
 from .. import dtype as mstype
 from ..primitives.functional import logical_and, logical_not, logical_or, ne
 
-__all__ = ["ms_cond", "ms_while", "ms_and", "ms_or", "ms_not", "ms_local", "Undefined", "RUNTIME"]
+__all__ = ["ms_cond", "ms_while", "ms_and", "ms_or", "ms_not", "ms_local", "ms_flag", "ms_unset", "Undefined", "Unset",
+           "RUNTIME"]
 
 #: What the structured primitives raise for a statement they cannot express: the statement then
 #: runs as Python (a guarded variant), unless ``fullgraph=True``.
@@ -51,6 +52,38 @@ class Undefined:
     __truediv__ = __getitem__ = __iter__ = __len__ = __neg__ = _refuse
 
 
+class Unset(Undefined):
+    """The value a converted ``return`` inside a loop has before the loop returns (``return_value_N``):
+    where a branch or the loop gives it a Tensor, the paths that have not returned carry zeros of that
+    type instead — never read, as ``returned_N`` says so."""
+
+
+def ms_unset(name: str) -> Unset:
+    return Unset(name)
+
+
+def _filled(fn, fill):
+    """``fn`` whose output leaves at the positions of ``fill`` that are ``Unset`` become zeros of the
+    type given there."""
+    def filled(*operands):
+        leaves, definition = flatten(fn(*operands))
+        leaves = [example(*fill[k]) if k in fill and isinstance(v, Unset) else v for k, v in enumerate(leaves)]
+        return unflatten(definition, leaves)
+    filled.__name__ = fn.__name__
+    return filled
+
+
+def _unset_types(closeds) -> dict:
+    """``{leaf: (shape, dtype)}`` where one staged function gives ``Unset`` and another a Tensor."""
+    fill = {}
+    for closed in closeds:
+        for k, (kind, value) in enumerate(closed.out_kinds):
+            if kind == "tensor":
+                fill.setdefault(k, closed.out_types[value])
+    unset = {k for c in closeds for k, (kind, v) in enumerate(c.out_kinds) if kind == "static" and isinstance(v, Unset)}
+    return {k: fill[k] for k in unset if k in fill}
+
+
 def ms_local(scope: dict, name: str):
     """The variable ``name`` of ``scope`` (``locals()``), or ``Undefined`` where it has no value yet."""
     return scope[name] if name in scope else Undefined(name)
@@ -72,7 +105,14 @@ def ms_cond(pred, true_fn, false_fn, operands=(), names=()):
     """``true_fn(*operands) if pred else false_fn(*operands)``: a ``Cond`` when ``pred`` is staged."""
     if staged(pred):
         try:
-            return cond(pred, true_fn, false_fn, *operands, names=_labels(names, operands))
+            try:
+                return cond(pred, true_fn, false_fn, *operands, names=_labels(names, operands))
+            except BranchTypeError:
+                fill = _unset_types([stage(fn, operands, fn.__name__) for fn in (true_fn, false_fn)])
+                if not fill:
+                    raise
+                return cond(pred, _filled(true_fn, fill), _filled(false_fn, fill), *operands,
+                            names=_labels(names, operands))
         except CANNOT_EXPRESS:
             if conversion.fullgraph():
                 raise
@@ -96,6 +136,9 @@ def ms_while(cond_fn, body_fn, carry, names=()):
             return carry
         carry = tuple(body_fn(*carry))
     try:
+        if any(isinstance(v, Unset) for v in carry):
+            fill = _unset_types([stage(body_fn, carry, body_fn.__name__)])
+            carry = tuple(example(*fill[k]) if k in fill else v for k, v in enumerate(carry))
         out = while_loop(_named(lambda c: cond_fn(*c), cond_fn.__name__),
                          _named(lambda c: tuple(body_fn(*c)), body_fn.__name__), carry)
         return tuple(out)
@@ -146,6 +189,12 @@ def ms_not(value):
     return logical_not(_as_bool(value)) if staged(value) else not value
 
 
+def ms_flag(value: bool) -> Tensor:
+    """A flag of a converted ``break``/``continue``: a Bool Tensor, so that a branch that sets it and one
+    that keeps it give values of one type (a Python ``True`` and a Tensor would not join)."""
+    return Tensor(value)
+
+
 #: The names converted code reads (closure cells of the converted function, never the user's globals).
 RUNTIME = {"ms_cond": ms_cond, "ms_while": ms_while, "ms_and": ms_and, "ms_or": ms_or, "ms_not": ms_not,
-           "ms_local": ms_local}
+           "ms_local": ms_local, "ms_flag": ms_flag, "ms_unset": ms_unset}

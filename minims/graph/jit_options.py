@@ -4,8 +4,10 @@ minims compiles one way whatever the options say, so most of them change nothing
 misspelt value is refused as MindSpore refuses it, instead of being ignored:
 
 * ``capture_mode`` ``"ast"`` | ``"bytecode"`` | ``"trace"``: how MindSpore captures the graph (parsing
-  the source, reading the bytecode, running it once).  minims always traces — and never keeps one
-  call's branch for another's input: a Python ``if`` on a Tensor gives guarded variants (``guards.py``),
+  the source, reading the bytecode, running it once).  minims traces; with ``"ast"`` (the default) it
+  first rewrites the source so that ``if``/``while`` on Tensors become ``Cond``/``While``
+  (``minims/conversion/``); with the others it traces the function as written.  It never keeps one
+  call's branch for another's input: what is not converted gives guarded variants (``guards.py``),
   where MindSpore's ``"trace"`` silently reuses the first call's branch;
 * ``jit_level`` ``"O0"`` | ``"O1"``, ``dynamic`` 0 | 1, ``backend`` ``""`` | ``"ms_backend"`` | ``"GE"``;
 * ``fullgraph`` (a bool): True refuses guarded variants — a Tensor's value read while compiling is then

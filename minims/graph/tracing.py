@@ -74,9 +74,13 @@ class GraphTrace(StagingTrace):
     """Records the graph of a MindSpore function (module docstring)."""
 
     def __init__(self, name: str, parameters_as_inputs: bool = True, tangents_only: bool = False,
-                 examples_only: bool = False, guarded: bool = False):
+                 examples_only: bool = False, guarded: bool = False, captures: bool = False):
         super().__init__(name)
         self.guarded = guarded and not examples_only   # a value read becomes a Guard (guards.py)
+        # a branch or loop body (``control_flow.stage``): what it computes from values of outer levels
+        # is recorded in it too (they become implicit inputs), never computed outside it — outside,
+        # a branch not taken would still run, and its gradient (0 * inf) could poison the taken one's
+        self.captures = captures
         self._purpose = "mask"
         self.parameters_as_inputs = parameters_as_inputs
         self.tangents_only = tangents_only      # linearize's graph: see is_compiling
@@ -145,7 +149,8 @@ class GraphTrace(StagingTrace):
         return self.parameter(value) if _is_parameter(value) else super().lift(value)
 
     def needs(self, a) -> bool:
-        return self.owns(a) or (_is_parameter(a) and (self.parameters_as_inputs or id(a) in self._written))
+        return self.owns(a) or (_is_parameter(a) and (self.parameters_as_inputs or id(a) in self._written)) or (
+            self.captures and isinstance(a, Tracer))
 
     def operand(self, a):
         if _is_parameter(a):
@@ -292,7 +297,8 @@ def _holds_placeholder(value, trace) -> bool:
 
 
 def trace_to_graph(fn, args, name: str | None = None, parameters_as_inputs: bool = True,
-                   examples_only: bool = False, tangents_only: bool = False, guarded: bool = False) -> Graph:
+                   examples_only: bool = False, tangents_only: bool = False, guarded: bool = False,
+                   captures: bool = False) -> Graph:
     """Stage ``fn(*args)``: Tensor arguments become graph inputs, other arguments are baked in.
 
     The Parameters ``fn`` reads become implicit inputs (a compiled function sees their current
@@ -301,10 +307,11 @@ def trace_to_graph(fn, args, name: str | None = None, parameters_as_inputs: bool
     Tensor arguments give types only (zeros), not the values of a call (see ``value_of``).
     ``tangents_only``: the arguments are tangents and ``fn`` computes its values at once
     (``linearize``), so this is no compilation of ``fn`` (``is_compiling``).  ``guarded``: a value
-    Python reads from a placeholder is computed and guarded (``jit``; ``guards.py``).
+    Python reads from a placeholder is computed and guarded (``jit``; ``guards.py``).  ``captures``:
+    a branch or loop body — what it computes from values of outer levels is recorded in it.
     """
     trace = GraphTrace(name or getattr(fn, "__name__", "graph"), parameters_as_inputs, tangents_only,
-                       examples_only, guarded)
+                       examples_only, guarded, captures)
     stack.add_rewriter(_read_parameters)
     try:
         return _stage(fn, args, trace=trace)

@@ -298,17 +298,22 @@ class Base(nn.Cell):
 
 
 class Derived(Base):
+    def __init__(self):
+        super().__init__()
+        self.__factor = 2.0             # a private name: mangled as _Derived__factor
+
     def construct(self, x, bias=2.0):
         if x.sum() > 0:
-            y = super().construct(x) * bias
+            y = super().construct(x) * self.__factor
         else:
             y = super().construct(x) - bias
         return y
 
 
 def test_super_and_default_arguments_in_a_converted_construct():
-    """Issue 24 item 3: super() inside a converted branch finds the class and self, the default
-    argument applies. Closed forms: (A + 1) * 2 and (B + 1) - 2, from one graph."""
+    """Issue 24 item 3: super() inside a converted branch finds the class and self, a private name is
+    mangled as in the class, the default argument applies. Closed forms: (A + 1) * 2 and (B + 1) - 2,
+    from one graph."""
     ms.set_context(mode=ms.GRAPH_MODE)
     try:
         net = Derived()
@@ -361,3 +366,102 @@ def test_the_conversion_is_made_once_per_code_object(monkeypatch):
     for _ in range(3):
         jit(cubed_or_squared)(t(A))
     assert len(made) == 1
+
+
+def central_difference(fn, x, eps=1e-3):
+    """d sum(fn(x)) / dx by central differences in float64 (fn takes and returns NumPy arrays)."""
+    grad = np.zeros_like(x, np.float64)
+    for k in range(x.size):
+        step = np.zeros_like(x, np.float64)
+        step.flat[k] = eps
+        grad.flat[k] = (np.sum(fn(x + step)) - np.sum(fn(x - step))) / (2 * eps)
+    return grad
+
+
+def doubling_with_break(x):
+    i = Tensor(0, ms.int32)
+    while i < 10:
+        x = x * 2
+        if x.sum() > 20:
+            break
+        i = i + 1
+    return x * x
+
+
+def odd_steps_with_continue(x, n):
+    i = Tensor(0, ms.int32)
+    total = x * 0
+    while i < n:
+        i = i + 1
+        if (i % 2) == 0:
+            continue
+        total = total * x + x
+    return total
+
+
+def test_break_and_continue_in_a_tensor_while_are_one_graph():
+    """Issue 24 item 3 (break/continue as flags). Expected: the PyNative run of the same function
+    (values) and central differences of it in float64 (gradients); one trace for inputs that break
+    after different numbers of steps or loop a different number of times."""
+    f = jit(doubling_with_break, fullgraph=True)
+    for x in (A, np.array([5.0, 5.0, 5.0], np.float32), np.array([0.1, 0.1, 0.2], np.float32)):
+        np.testing.assert_allclose(f(t(x)).asnumpy(), doubling_with_break(t(x)).asnumpy())
+        numeric = central_difference(lambda v: doubling_with_break(Tensor(v.astype(np.float32))).asnumpy(), x)
+        np.testing.assert_allclose(ms.grad(f)(t(x)).asnumpy(), numeric, rtol=1e-3)
+    assert f.traces == 1 and "broke_1 = ms_flag(True)" in f.converted_source()
+    g = jit(odd_steps_with_continue, fullgraph=True)
+    for n in (3, 6):
+        count = Tensor(n, ms.int32)
+        np.testing.assert_allclose(g(t(A), count).asnumpy(), odd_steps_with_continue(t(A), count).asnumpy())
+        numeric = central_difference(
+            lambda v: odd_steps_with_continue(Tensor(v.astype(np.float32)), count).asnumpy(), A)
+        np.testing.assert_allclose(ms.grad(g)(t(A), count).asnumpy(), numeric, rtol=1e-3)
+    assert g.traces == 1
+
+
+def first_big(x):
+    i = Tensor(0, ms.int32)
+    while i < 5:
+        x = x * 2
+        if x.sum() > 20:
+            return x * 10
+        i = i + 1
+    return x
+
+
+def nested_returns(x):
+    if x.sum() > 0:
+        if x[0] > 0:
+            return x * 1
+        x = x + 1
+    return x * 2
+
+
+def test_return_inside_a_tensor_while_and_nested_ifs_is_one_graph():
+    """Issue 24 item 3 (return via a did-return state; returns in nested ifs). Closed forms: [1, -2, 3]
+    doubles 4 times and returns 160 x-steps (value [160, -320, 480], grad 160 each); [0.1]*3 doubles 5
+    times, never returns inside (3.2 each, grad 32); [30, 0, 0] returns at once (600, grad 20) — also
+    the PyNative values. nested_returns: x at [1, -2, 3]; 2(x + 1) at [-1, 2, 3]; 2x at -[1, -2, 3]."""
+    f = jit(first_big, fullgraph=True)
+    for x, value, slope in ((A, [160, -320, 480], 160), ([0.1, 0.1, 0.1], [3.2] * 3, 32), ([30, 0, 0], [600, 0, 0], 20)):
+        np.testing.assert_allclose(f(t(x)).asnumpy(), value, rtol=1e-6)
+        np.testing.assert_allclose(f(t(x)).asnumpy(), first_big(t(x)).asnumpy())
+        np.testing.assert_allclose(ms.grad(f)(t(x)).asnumpy(), [slope] * 3, rtol=1e-6)
+    assert f.traces == 1 and "returned_1 = ms_flag(True)" in f.converted_source()
+    g = jit(nested_returns, fullgraph=True)
+    for x, value in ((A, A), ([-1, 2, 3], [0, 6, 8]), (-A, -2 * A)):
+        np.testing.assert_array_equal(g(t(x)).asnumpy(), value)
+    assert g.traces == 1
+
+
+def test_a_branch_not_taken_is_not_computed_outside_the_cond():
+    """Issue 24 item 3: what a branch computes from values of the enclosing graph stays inside the
+    branch, so a branch not taken (sqrt of negatives here) neither runs nor poisons the gradient with
+    0 * inf. Expected: the PyNative gradient, 0 (d/dx of x * 0), not NaN."""
+    def root_or_zero(x):
+        if x.sum() > 0:
+            return ops.sqrt(x)
+        return x * 0
+    x = t([-1.0, -2.0, 3.0])
+    np.testing.assert_array_equal(ms.grad(jit(root_or_zero))(x).asnumpy(), ms.grad(root_or_zero)(x).asnumpy())
+    np.testing.assert_array_equal(ms.grad(jit(root_or_zero))(x).asnumpy(), [0, 0, 0])
