@@ -160,8 +160,9 @@ RNN_SCAN = derivative_exercise(
     orders=(0, 1), wants="function rnn",
     solved=lambda rnn: "jit compiled your RNN into one Scan over the 3 steps; every hidden state and the "
                        "gradients for h0, xs, W and U agree with the loop unrolled in SymPy.",
-    worked="def rnn(h0, xs, W, U): the body is lambda h, x: (ops.tanh(ops.matmul(h, W) + ops.matmul(x, U)),) * 2 "
-           "written out as h = ...; return h, h. scan(body, h0, xs) returns (the last h, every h stacked); "
-           "return the second.")
+    worked="A body step(h, x) computes h = ops.tanh(ops.matmul(h, W) + ops.matmul(x, U)) and returns (h, h): the "
+           "new carry, and the y that scan stacks. scan(step, h0, xs) returns (the last h, every h stacked); "
+           "return the second. W and U are read from outside the body: scan passes them to the Scan as operands, "
+           "so their gradients flow.")
 
 EXERCISES = (COND_BPROP, FORI_ON_SCAN, RNN_SCAN)
