@@ -27,8 +27,9 @@ A variable that may have no value yet when the statement starts is passed as
 with a note saying why (``notes``): one with a side effect a graph cannot repeat (a call whose
 result is unused, such as ``list.append`` or ``print``; a write to an attribute or an item;
 ``raise``, ``try``, ``with``, ``global``), a ``break``/``continue``/``return`` that is not under
-``if`` statements of its loop (inside a ``try``, or a ``for`` loop's), and a ``while ... else``.  ``for`` stays Python's loop (unrolled while tracing, as MindSpore unrolls
-``for i in range(n)`` and ``for row in x``); the statements inside it are converted.
+``if`` statements of its loop (inside a ``try``, or a ``for`` loop's), and a ``while ... else``.
+``for`` stays Python's loop (unrolled while tracing, as MindSpore unrolls ``for i in range(n)`` and
+``for row in x``); the statements inside it are converted.
 """
 from __future__ import annotations
 

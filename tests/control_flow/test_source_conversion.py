@@ -16,7 +16,7 @@ import minims as ms
 import minims.nn as nn
 import minims.ops as ops
 from minims import Parameter, Tensor, jit
-from minims.control_flow import BranchTypeError, Cond, While
+from minims.control_flow import BranchTypeError, Cond, While, cond
 from minims.graph import StaticGraphError
 
 A = np.array([1.0, -2.0, 3.0], np.float32)      # sum 2 > 0
@@ -443,7 +443,8 @@ def test_return_inside_a_tensor_while_and_nested_ifs_is_one_graph():
     times, never returns inside (3.2 each, grad 32); [30, 0, 0] returns at once (600, grad 20) — also
     the PyNative values. nested_returns: x at [1, -2, 3]; 2(x + 1) at [-1, 2, 3]; 2x at -[1, -2, 3]."""
     f = jit(first_big, fullgraph=True)
-    for x, value, slope in ((A, [160, -320, 480], 160), ([0.1, 0.1, 0.1], [3.2] * 3, 32), ([30, 0, 0], [600, 0, 0], 20)):
+    cases = ((A, [160, -320, 480], 160), ([0.1, 0.1, 0.1], [3.2] * 3, 32), ([30, 0, 0], [600, 0, 0], 20))
+    for x, value, slope in cases:
         np.testing.assert_allclose(f(t(x)).asnumpy(), value, rtol=1e-6)
         np.testing.assert_allclose(f(t(x)).asnumpy(), first_big(t(x)).asnumpy())
         np.testing.assert_allclose(ms.grad(f)(t(x)).asnumpy(), [slope] * 3, rtol=1e-6)
@@ -462,6 +463,36 @@ def test_a_branch_not_taken_is_not_computed_outside_the_cond():
         if x.sum() > 0:
             return ops.sqrt(x)
         return x * 0
+    def staged_directly(x):             # control_flow.cond over closures: the same staging
+        return cond(x.sum() > 0, lambda: ops.sqrt(x), lambda: x * 0)
     x = t([-1.0, -2.0, 3.0])
     np.testing.assert_array_equal(ms.grad(jit(root_or_zero))(x).asnumpy(), ms.grad(root_or_zero)(x).asnumpy())
-    np.testing.assert_array_equal(ms.grad(jit(root_or_zero))(x).asnumpy(), [0, 0, 0])
+    for f in (jit(root_or_zero), jit(staged_directly)):
+        np.testing.assert_array_equal(ms.grad(f)(x).asnumpy(), [0, 0, 0])
+
+
+def test_non_tensor_state_that_changes_falls_back_to_guarded_python():
+    """Issue 24 item 3 (fallback): a string chosen by a Tensor condition, and a Python list grown by a
+    Tensor while, cannot be values of one graph; they run as Python (guarded variants) with the
+    PyNative values, and fullgraph=True raises the primitive's own error (BranchTypeError for the
+    string, a TypeError as MindSpore's Type Join Failed; CarryTypeError for the list)."""
+    def labelled(x):
+        if x.sum() > 0:
+            label = "positive"
+        else:
+            label = "other"
+        return x * 2 if label == "positive" else x * 3
+
+    def counted(x):
+        steps = []
+        while x.sum() < 100:
+            x = x * 2
+            steps = steps + [1]
+        return x * len(steps)
+    for fn, error in ((labelled, BranchTypeError), (counted, TypeError)):
+        f = jit(fn)
+        for x in (A, A * 16):
+            np.testing.assert_array_equal(f(t(x)).asnumpy(), fn(t(x)).asnumpy())
+        with pytest.raises(error):
+            jit(fn, fullgraph=True)(t(A))
+    np.testing.assert_array_equal(jit(labelled)(t(B)).asnumpy(), 3 * B)

@@ -138,7 +138,8 @@ def test_an_error_in_a_hook_backward_hook():
 
 # ----- jit ---------------------------------------------------------------------------------------------
 def test_a_static_graph_error_caches_nothing_and_the_good_signature_compiles():
-    @jit(fullgraph=True)      # no guarded variants: a branch on a Tensor's value is an error
+    @jit(fullgraph=True, capture_mode="trace")      # as written, no guarded variants: a branch on a
+    # Tensor's value is an error
     def f(x, branch_on_value):
         if branch_on_value and x.sum() > 0:       # a Python branch on a Tensor's value
             return x
@@ -246,7 +247,8 @@ def test_an_error_in_a_graph_mode_cell_call_keeps_the_mode_and_caches_nothing():
 def test_a_static_graph_error_in_a_graph_mode_cell():
     class Branchy(nn.Cell):
         def construct(self, x):
-            if ops.dropout(x, p=0.5).abs().sum() >= 0:     # a random draw's value: no guard holds it
+            # a random draw's value read by Python (float: not converted into the graph): no guard holds it
+            if float(ops.dropout(x, p=0.5).abs().sum()) >= 0:
                 return x
             return -x
     ms.set_context(mode=ms.GRAPH_MODE)
@@ -406,7 +408,8 @@ def test_a_training_step_that_fails_leaves_every_parameter_as_it_was():
 def test_the_mode_check_harness_puts_the_mode_back_after_a_graph_error():
     class Branchy(nn.Cell):
         def construct(self, x):
-            if ops.dropout(x, p=0.5).abs().sum() >= 0:     # a random draw's value: no guard holds it
+            # a random draw's value read by Python (float: not converted into the graph): no guard holds it
+            if float(ops.dropout(x, p=0.5).abs().sum()) >= 0:
                 return x * x
             return x
     from minims.testing import check_modes

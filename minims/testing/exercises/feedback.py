@@ -274,6 +274,9 @@ _ERRORS = (     # (name of the exception class or None, regex on the message, ki
     ("StaticGraphError", None, "graph",
      "one graph for every input cannot branch on a Tensor's value: the function must not use Python "
      "if/while/float()/.asnumpy() on a Tensor. Use ops.select(cond, a, b), or a loop over a Python int."),
+    ("PredicateError", None, "graph",
+     "an if or while on a Tensor needs one truth value (jit turns it into a Cond or While of the graph), "
+     "and this Tensor has several entries: decide element by element with ops.select(cond, a, b)."),
     (None, r"expected a tuple|must return a tuple|must return None or a tuple", "tuple",
      "return a tuple of gradients: (dx,) even for a single input."),
     (None, r"returned \d+ gradients?", "count",
