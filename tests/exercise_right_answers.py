@@ -16,11 +16,12 @@ import minims.dtype as mstype
 import minims.nn as nn
 import minims.ops as ops
 from minims import Parameter, Tensor
+from minims.control_flow import cond, scan
 from minims.core.stack import bind
 from minims.primitives.operands import sum_to
 from minims.testing.exercises.chapter09 import example_loss
 
-from chapters.solutions import ch01, ch03, ch04, ch05, ch08, ch09
+from chapters.solutions import ch01, ch03, ch04, ch05, ch08, ch09, ch11
 
 
 # ----- chapter 01 -----------------------------------------------------------------------------------
@@ -314,6 +315,32 @@ def softplus_bprop_from_out(x, out, dout):  # sigmoid(x) = 1 - e^(-out), from th
     return (dout * (1 - ops.exp(-out)),)
 
 
+# ----- chapter 11 -------------------------------------------------------------------------------------
+class SinOrCubeLocalDerivative(ch11.SinOrCube):
+    def bprop(self, x, out, dout):          # the local derivative picked by cond, then times dout
+        return (dout * cond(x.sum() > 0, ops.cos, lambda a: 3 * a * a, x),)
+
+
+class SinOrCubeSelect(ch11.SinOrCube):
+    def bprop(self, x, out, dout):          # both rules computed, one picked: right, without a Cond
+        return (ops.select(ops.broadcast_to(x.sum() > 0, x.shape), dout * ops.cos(x), 3 * x * x * dout),)
+
+
+def fori_loop_ops_scan(lower, upper, loop_func, init_val):
+    val, _ = ops.Scan()(lambda v, i: (loop_func(i, v), None), init_val,
+                        [Tensor(np.array(i)) for i in range(lower, upper)], unroll=False)
+    return val
+
+
+def rnn_concatenated(h0, xs, W, U):        # [h, x] times [W; U]: one matmul per step
+    WU = ops.concat([W, U])
+
+    def step(h, x):
+        h = ops.tanh(ops.matmul(ops.concat([h, x]), WU))
+        return h, h
+    return scan(step, h0, xs)[1]
+
+
 RIGHT = [
     ("1.1", "e^x / (1 + e^x)", SoftplusExpRatio),
     ("1.1", "1 - e^(-out), from the forward result", SoftplusFromOut),
@@ -363,6 +390,10 @@ RIGHT = [
     ("10.1", "the square of sech, from exp(-2|x|)", tanh_derivative_sech),
     ("10.2", "mpmath.frexp of the true value", ulp_error_mpmath_frexp),
     ("10.2", "np.spacing of float(t)", ulp_error_spacing),
+    ("11.1", "the local derivative picked, times dout", SinOrCubeLocalDerivative),
+    ("11.1", "both rules, then select", SinOrCubeSelect),
+    ("11.2", "ops.Scan with unroll=False", fori_loop_ops_scan),
+    ("11.3", "[h, x] times [W; U]", rnn_concatenated),
     ("12.1", "maximum, then minimum", tensor_clip_min_max),
     ("12.2", "1 - e^(-out), from the forward result", softplus_bprop_from_out),
 ]

@@ -14,11 +14,12 @@ import numpy as np
 import minims.nn as nn
 import minims.ops as ops
 from minims import Parameter, Tensor
+from minims.control_flow import cond, scan
 from minims.core.stack import bind
 from minims.primitives.operands import sum_to
 from minims.testing.exercises.chapter09 import example_loss
 
-from chapters.solutions import ch01, ch02, ch03, ch04, ch05, ch08, ch09, ch10, ch12
+from chapters.solutions import ch01, ch02, ch03, ch04, ch05, ch08, ch09, ch10, ch11, ch12
 
 
 # ----- chapter 01 -----------------------------------------------------------------------------------
@@ -338,6 +339,59 @@ def softplus_bprop_bare(x, out, dout):
     return dout * ops.sigmoid(x)
 
 
+# ----- chapter 11 -------------------------------------------------------------------------------------
+class SinOrCubeSwapped(ch11.SinOrCube):
+    def bprop(self, x, out, dout):
+        return (cond(x.sum() > 0, lambda a, d: 3 * a * a * d, lambda a, d: d * ops.cos(a), x, dout),)
+
+
+class SinOrCubeNoDout(ch11.SinOrCube):
+    def bprop(self, x, out, dout):
+        return (cond(x.sum() > 0, lambda a, d: ops.cos(a), lambda a, d: 3 * a * a, x, dout),)
+
+
+class SinOrCubeIf(ch11.SinOrCube):
+    def bprop(self, x, out, dout):          # a Python if on a Tensor: refused by jit(fullgraph=True)
+        if x.sum() > 0:
+            return (dout * ops.cos(x),)
+        return (3 * x * x * dout,)
+
+
+class SinOrCubeBoth(ch11.SinOrCube):
+    def bprop(self, x, out, dout):          # both branches' gradients added
+        return (dout * ops.cos(x) + 3 * x * x * dout,)
+
+
+def fori_loop_python(lower, upper, loop_func, init_val):
+    val = init_val
+    for i in range(lower, upper):           # unrolled while tracing: no Scan
+        val = loop_func(i, val)
+    return val
+
+
+def fori_loop_while(lower, upper, loop_func, init_val):
+    return ops.ForiLoop()(lower, upper, loop_func, init_val, unroll=False)     # a While, not a Scan
+
+
+def fori_loop_inclusive(lower, upper, loop_func, init_val):
+    return ch11.fori_loop(lower, upper + 1, loop_func, init_val)
+
+
+def rnn_python(h0, xs, W, U):
+    h, hs = h0, []
+    for t in range(xs.shape[0]):            # unrolled while tracing: no Scan
+        h = ops.tanh(ops.matmul(h, W) + ops.matmul(xs[t], U))
+        hs.append(h)
+    return ops.stack(hs)
+
+
+def rnn_last_state(h0, xs, W, U):
+    def step(h, x):
+        h = ops.tanh(ops.matmul(h, W) + ops.matmul(x, U))
+        return h, h
+    return scan(step, h0, xs)[0]
+
+
 WRONG = [
     ("1.1", "sign error", SoftplusSign, "sign"),
     ("1.1", "dout ignored", SoftplusNoDout, "dout"),
@@ -397,6 +451,16 @@ WRONG = [
     ("10.1", "u = exp(-2x), without |x|", tanh_derivative_no_abs, "digits"),
     ("10.2", "ULP one bit too big (52 bits)", ulp_error_52_bits, "factor"),
     ("10.2", "the ULP of the computed value", ulp_error_of_computed, "values"),
+    ("11.1", "branches swapped", SinOrCubeSwapped, "values"),
+    ("11.1", "dout ignored", SinOrCubeNoDout, "dout"),
+    ("11.1", "a Python if on a Tensor", SinOrCubeIf, "graph"),
+    ("11.1", "both branches' gradients added", SinOrCubeBoth, "values"),
+    ("11.2", "a Python for loop (unrolled)", fori_loop_python, "unrolled"),
+    ("11.2", "ForiLoop with unroll=False (a While)", fori_loop_while, "unrolled"),
+    ("11.2", "upper bound included", fori_loop_inclusive, "values"),
+    ("11.3", "a Python for loop (unrolled)", rnn_python, "unrolled"),
+    ("11.3", "the last state only", rnn_last_state, "shape"),
+    ("11.3", "W and U swapped", lambda h0, xs, W, U: ch11.rnn(h0, xs, U, W), "values"),
     ("12.1", "gradient returned unchanged", tensor_clip_unchanged, "values"),
     ("12.1", "clipped to [0, 1]", tensor_clip_to_unit, "values"),
     ("12.2", "sign error", lambda x, out, dout: (-ch12.softplus_bprop(x, out, dout)[0],), "sign"),

@@ -32,7 +32,7 @@ MINUTES_PER_EXERCISE = 5
 
 #: seconds ``tools/execute_notebooks.py`` took per chapter (OPENBLAS_NUM_THREADS=1, 2 cores)
 RUN_SECONDS = {"01": 6, "02": 3, "03": 4, "04": 6, "05": 23, "06": 5, "07": 10, "08": 8, "09": 5,
-               "09b": 7, "10": 4}
+               "09b": 7, "10": 4, "11": 6, "12": 3}
 
 
 def _text(value) -> str:
