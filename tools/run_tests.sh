@@ -14,8 +14,8 @@
 # share no file they write (chapters run only in part 1). PART1 is chosen so that the parts take about
 # as long: measured 2026-11-26, tests/mindspore (MindSpore's tests and pages, in subprocesses) is ~40% of
 # all the time; part 1 adds the chapters (~10%), robustness/ (fuzzing, memory soak), testing/ (accuracy
-# bounds), project/ (the benchmark smoke run) and nn/ (LeNet training). Rebalance when a folder grows a lot
-# (`pytest --durations=0`; the two parts' times are in their closing lines).
+# bounds), project/ (the benchmark smoke run), nn/ (LeNet training) and graph/ (mode equivalence,
+# fusion). Rebalance when a folder grows a lot (the two parts' times are in their closing lines).
 # One process, as before, when TEST_JOBS=1, on a one-core machine, or when PYTEST_ARGS name a path
 # (pytest then gets tests/, chapters/ and that path, as it always did).
 #
@@ -26,7 +26,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 VENV="${VENV:-.venv}"
 NBSTRIPOUT_FLAGS=(--keep-output --keep-count --keep-id --extra-keys metadata.language_info.version)
-PART1=(tests/robustness tests/testing tests/project tests/nn)
+PART1=(tests/robustness tests/testing tests/project tests/nn tests/graph)
 
 count() { [ -d "$1" ] || { echo 0; return; }; find "$@" -not -path '*/.*' | wc -l; }   # count DIR FIND-TESTS
 n_notebooks=$(count chapters -name '*.ipynb')
