@@ -2,6 +2,7 @@
 # each creates .venv (python3 -m venv) and installs what it needs on first use.
 #   make lab        JupyterLab on chapters/ (LAB_ARGS="--no-browser --port=8889" to pass options)
 #   make test       unit tests + every chapter under nbval + notebook-metadata check (PYTEST_ARGS="-x -k grad")
+#                   (two pytest processes at once; TEST_JOBS=1 for one: tools/run_tests.sh)
 #   make test-fast  the fast tier: tests/ without the tests marked slow, no chapters (under a minute)
 #   make notebooks  re-execute chapters in place, refreshing the outputs nbval compares (NOTEBOOKS=chapters/x.ipynb)
 #   make binder-check   build a fresh env from binder/ alone (as mybinder would) and execute every chapter in it

@@ -9,8 +9,10 @@
 #      `pip install -r binder/requirements.txt`, then binder/postBuild if present. Checks: `pip check`,
 #      every package pinned in constraints.txt that got installed has its pinned version, numba is absent
 #      (Binder runs the pure-NumPy path), and `import minims` in a kernel loads this checkout.
-#   3. Executes every chapters/*.ipynb in that venv (in memory; chapters/ is not written) and requires each
-#      to finish (cells tagged `raises-exception` may raise) with a last code cell printing `CHAPTER OK`.
+#   3. Executes every chapters/*.ipynb in that venv (in memory, in a temp copy of chapters/: a chapter that
+#      writes a file in its folder, as 08 does, never touches chapters/, where CI's nbval runs at the same
+#      time) and requires each to finish (cells tagged `raises-exception` may raise) with a last code cell
+#      printing `CHAPTER OK`.
 # Exits non-zero if anything fails; all chapters are run and the failures listed.
 #
 # Usage: tools/binder_check.sh [--venv DIR]
@@ -148,9 +150,12 @@ step "executing ${#chapters[@]} chapter(s) in the Binder env"
 # Private Jupyter dirs: the kernel `python3` is then the venv's own ipykernel (jupyter_client runs it with
 # the venv's python), never a kernelspec that happens to be installed on this machine.
 mkdir -p "$WORK/jupyter/config" "$WORK/jupyter/data" "$WORK/jupyter/runtime"
+# the kernels' working folder: chapters/ with what the chapters may read (solutions/, data), without notebooks
+mkdir "$WORK/chapters"
+tar -C chapters --exclude='./.*' --exclude='*.ipynb' --exclude=__pycache__ -cf - . | tar -C "$WORK/chapters" -xf -
 JUPYTER_CONFIG_DIR="$WORK/jupyter/config" JUPYTER_DATA_DIR="$WORK/jupyter/data" \
 JUPYTER_RUNTIME_DIR="$WORK/jupyter/runtime" JUPYTER_PATH="" IPYTHONDIR="$WORK/ipython" \
-"$VENV/bin/python" - "$ROOT" "$VENV" "$MARKER" "${chapters[@]}" \
+"$VENV/bin/python" - "$ROOT" "$VENV" "$MARKER" "$WORK/chapters" "${chapters[@]}" \
     2> >(grep -v --line-buffered "Kernel is running over TCP without encryption" >&2) <<'EOF'
 import os, re, sys, time
 from pathlib import Path
@@ -158,7 +163,7 @@ import nbformat
 from nbclient import NotebookClient
 from nbclient.exceptions import CellExecutionError, CellTimeoutError, DeadKernelError
 
-root, venv, marker, paths = Path(sys.argv[1]), Path(sys.argv[2]), sys.argv[3], sys.argv[4:]
+root, venv, marker, cwd, paths = Path(sys.argv[1]), Path(sys.argv[2]), sys.argv[3], Path(sys.argv[4]), sys.argv[5:]
 
 def run(nb, cwd, timeout=600):
     NotebookClient(nb, timeout=timeout, kernel_name="python3", record_timing=False,
@@ -189,7 +194,7 @@ for p in map(Path, paths):
             cell.outputs, cell.execution_count = [], None
     t = time.perf_counter()
     try:
-        run(nb, p.parent)
+        run(nb, cwd)
     except (CellExecutionError, CellTimeoutError, DeadKernelError) as e:
         msg = re.sub(r"\x1b\[[0-9;]*m", "", str(e)).strip().splitlines()   # no terminal colours
         failed.append(p.name)

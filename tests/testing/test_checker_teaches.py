@@ -49,13 +49,14 @@ def test_feedback_is_wrapped_to_100_columns_between_words():
     """Item 3: the feedback was one long line, which JupyterLab breaks inside words.  What ``check``
     prints now has lines of at most 100 columns (a single token longer than that stays whole), made of
     the same words in the same order: the wrapping only moved line breaks."""
-    texts = [str(feedback) for feedback in all_feedback()]
-    for feedback, text in zip(all_feedback(), texts):
+    feedbacks = list(all_feedback())     # evaluated once: checking every answer takes seconds
+    texts = [str(feedback) for feedback in feedbacks]
+    for feedback, text in zip(feedbacks, texts):
         for line in text.splitlines():
             assert len(line) <= 100 or " " not in line.strip(), line
         assert text.split() == feedback.text.split()
     assert any("\n    " in t for t in texts)                 # a continued line is indented
-    assert max(len(feedback.text.splitlines()[0]) for feedback in all_feedback()) > 100   # it had to wrap
+    assert max(len(feedback.text.splitlines()[0]) for feedback in feedbacks) > 100   # it had to wrap
 
 
 def test_check_prints_the_wrapped_feedback():
