@@ -114,8 +114,8 @@ def _to_array(data, dtype) -> np.ndarray:
             arr = np.asarray(data, dtype=np.bool_)
         elif isinstance(data, int):
             arr = _python_int_array(data, dtype)
-        else:
-            arr = np.asarray(data, dtype=np.float32)
+        else:       # Float32 by default, as in MindSpore; with a dtype given, converted once to it
+            arr = np.asarray(data, dtype=np.float32 if dtype is None else np.float64)
     elif isinstance(data, (list, tuple)):
         try:
             arr = np.array([_to_array(d, None) if isinstance(d, Tensor) else d for d in data])
