@@ -61,6 +61,9 @@ def require_function(fn, where: str, right: str, wrong: str, mindspore: type = T
         f"Fix: pass the function itself, {right}, not its result {wrong}.")
 
 
+_NO_FUNCTION = object()     # GradOperation()() called without the function
+
+
 class GradPositionError(MinimsError, RuntimeError, ValueError):
     """``grad_position`` names an input the function was not called with (MindSpore: RuntimeError)."""
 
@@ -263,14 +266,22 @@ class GradOperation:
     def __init__(self, get_all=False, get_by_list=False, sens_param=False):
         for name, v in (("get_all", get_all), ("get_by_list", get_by_list), ("sens_param", sens_param)):
             if not isinstance(v, bool):
-                raise TypeError(f"GradOperation: {name} must be a bool, but got {_describe(v)}. "
+                raise TypeError(f"For 'GradOperation', the '{name}' should be bool, but got {type(v).__name__} "
+                                f"(GradOperation: {name} must be a bool, but got {_describe(v)}). "
                                 f"Fix: {name}=True or {name}=False.")
         self.get_all = get_all
         self.get_by_list = get_by_list
         self.sens_param = sens_param
 
-    def __call__(self, fn, weights=None):
-        require_function(fn, "GradOperation", "GradOperation()(fn)(x)", "GradOperation()(fn(x))")
+    def __call__(self, fn=_NO_FUNCTION, weights=None):
+        if fn is _NO_FUNCTION:          # MindSpore's Graph-mode words; Python's (missing 'fn') in the brackets
+            raise NotAFunctionError("'GradOperation' requires a forward network or function as an input, while "
+                                    "the input is empty. (GradOperation.__call__() missing 1 required positional "
+                                    "argument: 'fn'.) Fix: GradOperation()(fn)(x).")
+        if not callable(fn):
+            raise NotAFunctionError(f"For 'GradOperation', the first argument must be a 'Function' or 'Cell', but "
+                                    f"got {_describe(fn)}. Fix: pass the function itself, GradOperation()(fn)(x), "
+                                    "not its result GradOperation()(fn(x)).")
         params = _check_weights(weights, "GradOperation") if self.get_by_list and weights is not None else ()
         single_weight = getattr(weights, "_is_parameter", False)
         op = self
