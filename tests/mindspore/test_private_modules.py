@@ -182,3 +182,25 @@ def test_graph_file_functions_import_and_refuse_when_called():
     for refuse in (export, load, _save_graph):
         with pytest.raises(MissingNameError, match="only MindSpore's C\\+\\+ runtime has"):
             refuse(nn.Dense(2, 3), file_name="net")
+
+
+def test_compile_config_check_bprop_is_settable_and_bprops_are_checked_always():
+    """Issue 25: mindspore._extends.parse.compile_config.CHECK_BPROP (oracle: '' by default; MindSpore's tests
+    set it to 1 and back); minims checks a custom bprop's result whatever it holds: a gradient of the wrong
+    shape raises (MindSpore with CHECK_BPROP=1: ValueError "should have the same shape as the 0th arg")."""
+    compile_config = importlib.import_module("minims._extends.parse.compile_config")
+    assert compile_config.CHECK_BPROP == ""
+
+    class Net(nn.Cell):
+        def construct(self, x):
+            return x * 2
+
+        def bprop(self, x, out, dout):
+            return (Tensor(np.ones((3,), np.float32)),)
+
+    for setting in (1, ""):
+        compile_config.CHECK_BPROP = setting
+        with pytest.raises(ValueError, match="shape"):
+            ms.grad(Net())(Tensor(np.ones((2,), np.float32)))
+    with pytest.raises(MissingNameError, match="C\\+\\+ graph compiler"):
+        compile_config.DEBUG_LEVEL
