@@ -21,7 +21,9 @@ import numpy as np
 
 from ..core.stack import MinimsError
 from ..core.prims import ones_like, zeros_like
+from ..core import stack
 from ..core.stack import pop_trace, push_trace
+from ..context import PYNATIVE_MODE, get_context
 from ..core.tape import TapeTrace, TapeTracer
 from ..core.tensor import Tensor
 from ..tensors import undo
@@ -148,8 +150,19 @@ def _vjp(fn, args, positions, weights, has_aux, sens, where):
         value, flat, sens_flat = _outputs(returned, out, trace, has_aux, sens, where)
     trace.backward(flat, sens_flat)
     input_grads = [_grad_or_zeros(boxed[p], args[p], trace, args[p]) for p in positions]
-    weight_grads = [_grad_or_zeros(s, current_value(w), trace, w, True) for s, w in zip(standins, weights)]
+    frozen = _frozen(weights)
+    weight_grads = [zeros_like(current_value(w)) if id(w) in frozen
+                    else _grad_or_zeros(s, current_value(w), trace, w, True) for s, w in zip(standins, weights)]
     return value, input_grads, weight_grads
+
+
+def _frozen(weights) -> set:
+    """The ids of the listed weights whose gradient is zero: in PyNative mode, those with
+    ``requires_grad=False`` (MindSpore 2.10; its Graph mode, as minims' compiled graphs, differentiates
+    every weight listed)."""
+    if get_context("mode") != PYNATIVE_MODE or stack.contexts():
+        return set()
+    return {id(w) for w in weights if getattr(w, "requires_grad", True) is False}
 
 
 def _primal(arg, position, where):
