@@ -185,6 +185,21 @@ class Cell:
                            f"another {what} with the same name. ({self.path}.{name} is an attribute.) Fix: "
                            "choose another name.")
 
+    def add_flags(self, **flags):
+        """MindSpore's ``add_flags(sink_mode=True)``: each flag becomes an attribute of the Cell (and is
+        recorded in its flags); MindSpore's compiler reads some of them, minims' reads none."""
+        self.__dict__["_flags"].update(flags)
+        for name, value in flags.items():
+            setattr(self, name, value)
+        return self
+
+    def add_flags_recursive(self, **flags):
+        """``add_flags`` on this Cell and every sub-cell; returns this Cell."""
+        self.add_flags(**flags)
+        for cell in self.cells():
+            cell.add_flags_recursive(**flags)
+        return self
+
     def apply(self, fn):
         """MindSpore's ``Cell.apply(fn)``: ``fn(cell)`` for every sub-cell, children before their parent,
         then for this Cell; returns this Cell."""

@@ -86,3 +86,19 @@ def test_dtype_to_nptype():
     assert ms.dtype_to_nptype(ms.float32) is np.float32 and ms.dtype_to_nptype(ms.int64) is np.int64
     with pytest.raises(KeyError):
         ms.dtype_to_nptype("float32")
+
+
+def test_add_flags_recursive_sets_attributes_on_every_cell():
+    """Issue 25: Cell.add_flags_recursive(sink_mode=True) (MindSpore 2.10's documented example, oracle:
+    net.sink_mode and net.relu.sink_mode are True; it returns the Cell)."""
+    class Net(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.relu = nn.ReLU()
+
+        def construct(self, x):
+            return self.relu(x)
+
+    net = Net()
+    assert net.add_flags_recursive(sink_mode=True) is net
+    assert net.sink_mode is True and net.relu.sink_mode is True
