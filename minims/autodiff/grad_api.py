@@ -150,19 +150,17 @@ def _vjp(fn, args, positions, weights, has_aux, sens, where):
         value, flat, sens_flat = _outputs(returned, out, trace, has_aux, sens, where)
     trace.backward(flat, sens_flat)
     input_grads = [_grad_or_zeros(boxed[p], args[p], trace, args[p]) for p in positions]
-    frozen = _frozen(weights)
-    weight_grads = [zeros_like(current_value(w)) if id(w) in frozen
-                    else _grad_or_zeros(s, current_value(w), trace, w, True) for s, w in zip(standins, weights)]
-    return value, input_grads, weight_grads
+    weight_grads = [_grad_or_zeros(s, current_value(w), trace, w, True) for s, w in zip(standins, weights)]
+    return value, input_grads, _zero_frozen(weights, weight_grads) if weights else weight_grads
 
 
-def _frozen(weights) -> set:
-    """The ids of the listed weights whose gradient is zero: in PyNative mode, those with
+def _zero_frozen(weights, grads) -> list:
+    """``grads`` with zero for the weights whose gradient is zero: in PyNative mode, those with
     ``requires_grad=False`` (MindSpore 2.10; its Graph mode, as minims' compiled graphs, differentiates
     every weight listed)."""
     if get_context("mode") != PYNATIVE_MODE or stack.contexts():
-        return set()
-    return {id(w) for w in weights if getattr(w, "requires_grad", True) is False}
+        return grads
+    return [zeros_like(g) if getattr(w, "requires_grad", True) is False else g for w, g in zip(weights, grads)]
 
 
 def _primal(arg, position, where):
