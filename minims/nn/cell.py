@@ -99,7 +99,7 @@ class Cell:
 
     def __setattr__(self, name, value):
         d = self.__dict__
-        if "_params" in d:
+        if "_params" in d and current_trace() is None:     # in a compiled construct: an assignment
             cell_slots.check_assignment(self, name, value, lambda v: isinstance(v, Cell))
             (cell_slots.vacate if value is None else cell_slots.forget)(self, name)
         if isinstance(value, Parameter):

@@ -8,7 +8,9 @@ after ``None`` is assigned to it (MindSpore keeps the entry, holding None):
 * a value that is neither into a cell slot: ``TypeError``; into a Parameter slot, anything but a
   Tensor (which replaces it as before): ``TypeError``.
 
-``None`` and a value of the slot's own kind are always accepted. ``vacate`` records a slot emptied
+``None`` and a value of the slot's own kind are always accepted. Inside a compiled ``construct``
+(``jit``, Graph mode) nothing is checked here: there ``self.weight = x`` writes the Parameter, as
+MindSpore's static-graph page shows (``tracing.py`` records it). ``vacate`` records a slot emptied
 by ``None`` (minims removes the entry; ``_vacated`` remembers its kind).
 """
 from ..core.tensor import Tensor

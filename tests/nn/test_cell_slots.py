@@ -102,3 +102,19 @@ def test_add_flags_recursive_sets_attributes_on_every_cell():
     net = Net()
     assert net.add_flags_recursive(sink_mode=True) is net
     assert net.sink_mode is True and net.relu.sink_mode is True
+
+
+def test_a_compiled_construct_may_write_a_parameter_slot():
+    """Issue 25: in a @jit construct, self.weight = x (x the number 1) is allowed (MindSpore's static-graph
+    page, block 27, oracle: prints ret:1); outside compilation the same assignment raises TypeError."""
+    class Net(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.weight = Parameter(Tensor(3.0, ms.float32), name="w")
+
+        @ms.jit
+        def construct(self, x, y):
+            self.weight = x
+            return x
+
+    assert Net()(1, 2) == 1
