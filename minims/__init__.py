@@ -25,7 +25,7 @@ if _sys.getrecursionlimit() < 10000:
 
 from . import dtype  # noqa: E402 - after the limit, which nothing below depends on
 from .dtype import (bool_, double, float16, float32, float64, float_, half, int8, int16, int32,
-                    int64, int_, single, uint8, uint32)
+                    int64, int_, single, uint8, uint32, dtype_to_nptype)
 from .core.tensor import Tensor
 from .tensors.convert import tensor
 from . import ops                                     # installs Tensor operators

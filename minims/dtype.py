@@ -22,6 +22,7 @@ __all__ = [
     "DType", "float16", "float32", "float64", "int8", "int16", "int32", "int64", "uint8", "uint32", "bool_",
     "float_", "int_", "half", "single", "double", "number_type", "to_dtype", "from_numpy",
     "result_type", "scalar_result_type", "require_dtype", "ALL_DTYPES", "float_type",
+    "dtype_to_nptype",
 ]
 
 # MindSpore's aliases
@@ -38,6 +39,15 @@ def _to_numpy(self):
 
 
 install(DType, is_int=property(lambda self: self.kind == "int"), to_numpy=_to_numpy)
+
+
+def dtype_to_nptype(type_):
+    """MindSpore's ``dtype_to_nptype(mstype.float32)`` -> ``numpy.float32``; KeyError for anything but a
+    minims dtype, as MindSpore (a lookup in its table)."""
+    if not isinstance(type_, DType):
+        raise KeyError(f"dtype_to_nptype: {type_!r} is not a mindspore dtype. Fix: pass one such as "
+                       "mindspore.float32.")
+    return type_.to_numpy()
 float_type = (float16, float32, float64)
 
 

@@ -25,7 +25,7 @@ from ..core.stack import MinimsError
 from ..core.primitive import Primitive
 from ..core.tensor import Tensor
 from ..tensors.convert import _describe
-from .hooks import call_user_fn
+from .hooks import cannot_bind
 from .jvp_from_bprop import jvp_from_bprop
 
 __all__ = ["CellBprop", "BpropError", "constructs_instead_of_bprops", "bprops_in_use"]
@@ -109,13 +109,32 @@ class CellBprop(Primitive):
         guard = _ParameterGuard(self, allowed)
         stack.add_rewriter(guard)
         try:
-            result = call_user_fn(self.cell.bprop, (*inputs, out, dout), f"{self.path}.bprop",
-                                  lambda: self._expected_signature())
+            result = self._call_bprop((*inputs, out, dout))
         finally:
             stack.remove_rewriter(guard)
         input_grads, param_grads = self._split(result)
         self._check_inputs(inputs, input_grads)
         return tuple(input_grads) + tuple(param_grads)
+
+    def _call_bprop(self, args):
+        """``cell.bprop(*args)``; a bprop whose parameters do not fit raises MindSpore's words, then minims'."""
+        try:
+            return self.cell.bprop(*args)
+        except TypeError:
+            why = cannot_bind(self.cell.bprop, args)
+            if why is None:
+                raise               # a TypeError from inside the bprop: it names its own cause
+        expected = self._expected_signature()
+        try:
+            count = len(inspect.signature(self.cell.bprop).parameters)
+        except (TypeError, ValueError):
+            count = None
+        sentence = (f"The function 'bprop' of Primitive or Cell requires at least 2 params 'out' and 'dout', but "
+                    f"got only {count}." if count is not None and count < 2 else
+                    "The params of function 'bprop' of Primitive or Cell requires the forward inputs as well as "
+                    "the 'out' and 'dout'.")
+        raise TypeError(f"{sentence} {self.path}.bprop is called as {expected}, but it is defined as {why}. "
+                         f"Fix: give it the parameters {expected}.") from None
 
     def _expected_signature(self) -> str:
         """``bprop(x, y, out, dout)`` with construct's parameter names (for messages)."""
@@ -197,6 +216,7 @@ class _ParameterGuard:
         for a in args:
             if isinstance(a, Parameter) and id(a) not in self.allowed:
                 raise BpropParameterError(
+                    "The user defined 'bprop' function does not support using Parameter: "
                     f"{self.node.path}.bprop uses Parameter '{a.name}', but a bprop may only use the "
                     "forward inputs, out and dout (the documentation's constraint). Fix: list it in "
                     "self.internal_params and return its gradient as (input_grads, {param: grad}) — "

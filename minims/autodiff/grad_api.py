@@ -22,7 +22,9 @@ import numpy as np
 
 from ..core.stack import MinimsError
 from ..core.prims import ones_like, zeros_like
+from ..core import stack
 from ..core.stack import pop_trace, push_trace
+from ..context import PYNATIVE_MODE, get_context
 from ..core.tape import TapeTrace, TapeTracer
 from ..core.tensor import Tensor
 from ..tensors import undo
@@ -60,6 +62,9 @@ def require_function(fn, where: str, right: str, wrong: str, mindspore: type = T
     raise _AS_MINDSPORE[mindspore](
         f"{where}: expected a function or Cell {purpose}, got {_describe(fn)}. "
         f"Fix: pass the function itself, {right}, not its result {wrong}.")
+
+
+_NO_FUNCTION = object()     # GradOperation()() called without the function
 
 
 class GradPositionError(MinimsError, RuntimeError, ValueError):
@@ -147,7 +152,16 @@ def _vjp(fn, args, positions, weights, has_aux, sens, where):
     trace.backward(flat, sens_flat)
     input_grads = [_grad_or_zeros(boxed[p], args[p], trace, args[p]) for p in positions]
     weight_grads = [_grad_or_zeros(s, current_value(w), trace, w, True) for s, w in zip(standins, weights)]
-    return value, input_grads, weight_grads
+    return value, input_grads, _zero_frozen(weights, weight_grads) if weights else weight_grads
+
+
+def _zero_frozen(weights, grads) -> list:
+    """``grads`` with zero for the weights whose gradient is zero: in PyNative mode, those with
+    ``requires_grad=False`` (MindSpore 2.10; its Graph mode, as minims' compiled graphs, differentiates
+    every weight listed)."""
+    if get_context("mode") != PYNATIVE_MODE or stack.contexts():
+        return grads
+    return [zeros_like(g) if getattr(w, "requires_grad", True) is False else g for w, g in zip(weights, grads)]
 
 
 def _primal(arg, position, where):
@@ -264,14 +278,22 @@ class GradOperation:
     def __init__(self, get_all=False, get_by_list=False, sens_param=False):
         for name, v in (("get_all", get_all), ("get_by_list", get_by_list), ("sens_param", sens_param)):
             if not isinstance(v, bool):
-                raise TypeError(f"GradOperation: {name} must be a bool, but got {_describe(v)}. "
+                raise TypeError(f"For 'GradOperation', the '{name}' should be bool, but got {type(v).__name__} "
+                                f"(GradOperation: {name} must be a bool, but got {_describe(v)}). "
                                 f"Fix: {name}=True or {name}=False.")
         self.get_all = get_all
         self.get_by_list = get_by_list
         self.sens_param = sens_param
 
-    def __call__(self, fn, weights=None):
-        require_function(fn, "GradOperation", "GradOperation()(fn)(x)", "GradOperation()(fn(x))")
+    def __call__(self, fn=_NO_FUNCTION, weights=None):
+        if fn is _NO_FUNCTION:          # MindSpore's Graph-mode words; Python's (missing 'fn') in the brackets
+            raise NotAFunctionError("'GradOperation' requires a forward network or function as an input, while "
+                                    "the input is empty. (GradOperation.__call__() missing 1 required positional "
+                                    "argument: 'fn'.) Fix: GradOperation()(fn)(x).")
+        if not callable(fn):
+            raise NotAFunctionError(f"For 'GradOperation', the first argument must be a 'Function' or 'Cell', but "
+                                    f"got {_describe(fn)}. Fix: pass the function itself, GradOperation()(fn)(x), "
+                                    "not its result GradOperation()(fn(x)).")
         params = _check_weights(weights, "GradOperation") if self.get_by_list and weights is not None else ()
         single_weight = getattr(weights, "_is_parameter", False)
         op = self

@@ -116,6 +116,7 @@ class JitFunction:
         self._warned_retrace = False
         self._warned_variants = False
         self._key_extra = None          # e.g. a Cell's training flag, for compiled Cell calls
+        self._with_keywords = {}        # (number of positional arguments, keywords) -> its JitFunction
         # name and docstring only: copying __dict__ too would pour a Cell's attributes into this object
         functools.update_wrapper(self, fn, updated=())
         if instance is not None:
@@ -260,9 +261,7 @@ class JitFunction:
 
     def __call__(self, *args, **kwargs):
         if kwargs:
-            raise TypeError(f"jit: compiled function '{self.name}' takes positional arguments only, "
-                            f"got keywords {sorted(kwargs)}. Fix: pass them by position, "
-                            f"{self.name}(x, y) rather than {self.name}(x=x, y=y).")
+            return self._keywords_call(args, kwargs)
         entry = self._compiled(args, called=True)
         try:
             out = self._run(entry, args)
@@ -281,6 +280,25 @@ class JitFunction:
                 setattr(cell, name, rebuild(tree, list(flat[start:start + count])))
             start += count
         return rebuild(graph.out_tree, list(flat[:n]))
+
+    def _keywords_call(self, args, kwargs):
+        """A call with keyword arguments (MindSpore's jit takes them): compiled as a function of the
+        positional arguments followed by the keywords' values, one per number of positional arguments
+        and set of keywords (their values are inputs like the others: a Tensor is a graph input)."""
+        keys = tuple(kwargs)
+        variant = self._with_keywords.get((len(args), keys))
+        if variant is None:
+            parent, count = weakref.ref(self), len(args)     # weakly: the parent holds the variant
+
+            def with_keywords(*flat):
+                jitted = parent()
+                return jitted.fn(*jitted._full_args(flat[:count]), **dict(zip(keys, flat[count:])))
+
+            variant = JitFunction(with_keywords, name=self.name, fullgraph=self.fullgraph)
+            variant._key_extra = lambda: (getattr(parent().instance, "training", None),
+                                          parent()._key_extra() if parent()._key_extra else None)
+            self._with_keywords[(len(args), keys)] = variant
+        return variant(*args, *kwargs.values())
 
     @staticmethod
     def _run(entry, args):

@@ -27,7 +27,7 @@ from collections import OrderedDict
 from ..tensors.parameter import Parameter, ParameterTuple, is_generated_name
 from ..tensors.convert import _describe
 from ..graph.tracing import current_trace
-from . import param_names, precision
+from . import cell_slots, param_names, precision
 from .cell_call import call_cell
 from .cell_tree import check_no_cycle, subtree_parameters, tree_repr, walk
 
@@ -99,6 +99,9 @@ class Cell:
 
     def __setattr__(self, name, value):
         d = self.__dict__
+        if "_params" in d and current_trace() is None:     # in a compiled construct: an assignment
+            cell_slots.check_assignment(self, name, value, lambda v: isinstance(v, Cell))
+            (cell_slots.vacate if value is None else cell_slots.forget)(self, name)
         if isinstance(value, Parameter):
             self._check_init()
             d["_cells"].pop(name, None)
@@ -144,6 +147,7 @@ class Cell:
 
     def __delattr__(self, name):
         d = self.__dict__
+        cell_slots.forget(self, name)
         if name in d.get("_params", {}):
             del d["_params"][name]
         elif name in d.get("_cells", {}):
@@ -152,17 +156,57 @@ class Cell:
             object.__delattr__(self, name)
 
     def insert_child_to_cell(self, child_name: str, child_cell: "Cell") -> None:
-        if not isinstance(child_name, str) or not child_name or "." in child_name:
+        if not isinstance(child_name, str):     # TypeError, as MindSpore
+            raise TypeError(f"insert_child_to_cell: child_name must be a str, got {_describe(child_name)}.")
+        if not child_name or "." in child_name:
             raise KeyError(f"insert_child_to_cell: child_name must be a non-empty string without '.', "
                            f"got {child_name!r}.")
         if not isinstance(child_cell, Cell) and child_cell is not None:
             raise TypeError(f"insert_child_to_cell: child_cell must be a Cell, got {_describe(child_cell)}.")
+        self._check_attribute_free(child_name, "_cells", "insert_child_to_cell", "child cell")
         setattr(self, child_name, child_cell)
 
     def insert_param_to_cell(self, param_name: str, param: Parameter, check_name_contain_dot=True):
-        if not isinstance(param, Parameter):
+        if not param_name:                      # KeyError, as MindSpore
+            raise KeyError("For 'insert_param_to_cell', the argument 'param_name' should not be None. Fix: "
+                           "insert_param_to_cell('weight', param).")
+        if check_name_contain_dot and "." in param_name:
+            raise KeyError(f"For 'insert_param_to_cell', the argument 'param_name' should not contain'.', but got "
+                           f"{param_name!r}. Fix: insert it into the sub-cell the dotted path names.")
+        if not isinstance(param, Parameter) and param is not None:
             raise TypeError(f"insert_param_to_cell: expected a Parameter, got {_describe(param)}.")
+        self._check_attribute_free(param_name, "_params", "insert_param_to_cell", "parameter")
         setattr(self, param_name, param)
+
+    def _check_attribute_free(self, name, table, where, what):
+        """KeyError, as MindSpore, when ``name`` is a plain attribute (or a method) of the Cell."""
+        if name not in self.__dict__[table] and hasattr(self, name):
+            raise KeyError(f"For '{where}', the {name} {what} already exists in the network.Cannot insert "
+                           f"another {what} with the same name. ({self.path}.{name} is an attribute.) Fix: "
+                           "choose another name.")
+
+    def add_flags(self, **flags):
+        """MindSpore's ``add_flags(sink_mode=True)``: each flag becomes an attribute of the Cell (and is
+        recorded in its flags); MindSpore's compiler reads some of them, minims' reads none."""
+        self.__dict__["_flags"].update(flags)
+        for name, value in flags.items():
+            setattr(self, name, value)
+        return self
+
+    def add_flags_recursive(self, **flags):
+        """``add_flags`` on this Cell and every sub-cell; returns this Cell."""
+        self.add_flags(**flags)
+        for cell in self.cells():
+            cell.add_flags_recursive(**flags)
+        return self
+
+    def apply(self, fn):
+        """MindSpore's ``Cell.apply(fn)``: ``fn(cell)`` for every sub-cell, children before their parent,
+        then for this Cell; returns this Cell."""
+        for cell in self.cells():
+            cell.apply(fn)
+        fn(self)
+        return self
 
     # ----- identity and naming ----------------------------------------------------------------
     @property

@@ -51,6 +51,9 @@ class Parameter(Tensor):
         if not isinstance(requires_grad, bool):
             raise TypeError(f"Parameter: requires_grad must be a bool, got {_describe(requires_grad)}. "
                             "Fix: requires_grad=True or requires_grad=False.")
+        if isinstance(default_input, bool):     # ValueError, as MindSpore: a flag is no weight
+            raise ValueError("Parameter data can not be `bool`: Parameter(True) holds no number to train. "
+                             "Fix: Parameter(Tensor(True)) for a Bool Parameter, or a number (1.0).")
         if hasattr(default_input, "init_data") and not isinstance(default_input, Tensor):
             default_input = default_input.init_data()
         if isinstance(default_input, float):
@@ -79,6 +82,13 @@ class Parameter(Tensor):
                 "graph (jit or a Graph-mode construct): while it is compiled the value does not exist yet "
                 "(MindSpore refuses this too). Fix: ops.assign(param, value), which the graph performs "
                 "each time it runs.")
+        if isinstance(data, float) and self.dtype.kind != "float":
+            # TypeError, as MindSpore: a float would be cut to an integer without a word
+            raise TypeError(
+                "Incoming Parameter dtype can not be converted to current dtype implicitly. Current dtype is "
+                f"{self.dtype}, and incoming is Float. (Parameter.set_data: '{self.name}' holds {self.dtype}, "
+                f"and {data!r} is a float.) Fix: set_data(Tensor({data!r}).astype(...)) to convert on purpose, "
+                "or make the Parameter a float one.")
         arr = _to_array(data, None)
         if arr.shape != self.shape:
             raise ValueError(
@@ -86,6 +96,12 @@ class Parameter(Tensor):
                 f"shape {list(arr.shape)}. Fix: pass data of the same shape."
             )
         undo.write(self, arr.astype(self._data.dtype, copy=True))
+        return self
+
+    def init_data(self, layout=None, set_sliced=False):
+        """MindSpore's ``init_data()``: a Parameter made from an initializer gets its values when this
+        is called there; minims' has them from the start, so this returns the Parameter itself (as
+        MindSpore does once they are there)."""
         return self
 
     def value(self):

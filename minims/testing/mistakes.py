@@ -838,6 +838,44 @@ ops.Scan()(lambda c, x: (c + x, c), Tensor(np.zeros(2, np.float32)), Tensor(np.o
        ValueError, ["narrow", "start (2), + length (2) exceeds dimension size (3)", "Fix"]),
     _m("graph-cell-of-no-graph", "checkpoint", "nn.GraphCell given something that is not a loaded graph",
        'nn.GraphCell("model.mindir")', TypeError, ["GraphCell", "graph", "Fix", "load("]),
+    # ----- MindSpore's own unit tests (issue 25, tests criterion) ------------------------------------
+    _m("vmap-cell-list-examples", "transforms", "vmap of a CellList over more examples than Cells",
+       '''
+cells = nn.CellList([nn.Dense(3, 2), nn.Dense(3, 2)])
+ops.vmap(cells)(Tensor(np.ones((3, 1, 3), np.float32)))
+''', ValueError, ["axis_size: 3", "cell size: 2", "Fix"]),
+    _m("vmap-arity", "transforms", "vmap of a two-input function called with one argument",
+       '''
+def add(x, y):
+    return x + y
+
+ops.vmap(add)(Tensor(np.ones((2, 3), np.float32)))
+''', TypeError, ["parameters number of the function is 2", "provided arguments is 1", "Fix"]),
+    _m("cell-parameter-replaced-by-cell", "cell", "A Parameter attribute assigned a Cell",
+       '''
+class Net(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.w = Parameter(Tensor([1.0]), name="w")
+        self.w = nn.ReLU()
+
+Net()
+''', KeyError, ["the w child cell already exists", "Net.w is a Parameter", "Fix"]),
+    _m("cell-sub-cell-replaced-by-tensor", "cell", "A sub-cell attribute assigned a Tensor",
+       '''
+class Net(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.act = nn.ReLU()
+        self.act = Tensor([1.0])
+
+Net()
+''', TypeError, ["Sub cell 'act' already exists", "as a cell", "Fix"]),
+    _m("parameter-set-data-float-into-int", "parameter", "set_data of a float into an integer Parameter",
+       'p = Parameter(Tensor(2, ms.int32), name="p")\np.set_data(1.5)',
+       TypeError, ["Current dtype is Int32, and incoming is Float", "'p'", "Fix"]),
+    _m("parameter-of-bool", "parameter", "A Parameter made from True",
+       'Parameter(True, name="flag")', ValueError, ["can not be `bool`", "Parameter(Tensor(True))", "Fix"]),
 )
 
 

@@ -5,6 +5,7 @@ so their parameters are named ``0.weight``, ``seq.1.bias`` ... exactly as attrib
 """
 from __future__ import annotations
 
+import inspect
 from collections import OrderedDict
 
 from ... import ops
@@ -137,15 +138,35 @@ class CellList(_IndexedCells):
     def construct(self, *inputs):
         raise NotImplementedError("CellList has no construct: iterate over it in the owner's construct.")
 
+    def _check_ensemble(self):
+        """MindSpore's conditions on a CellList given to vmap: two Cells or more, taking the same inputs."""
+        if len(self) <= 1:
+            raise RuntimeError("In the model ensembling parallel training scenario ('VmapOperation' arg0 is a "
+                               f"'CellList'), the size of 'CellList' must be greater than 1, but got {len(self)}. "
+                               "Fix: vmap the Cell itself, or put two Cells or more in the CellList.")
+        arities = {len(inspect.signature(cell.construct).parameters) for cell in self}
+        if len(arities) > 1:
+            raise RuntimeError("'VmapOperation' arg0 is a CellList, whose elements's inputs should be consistent. "
+                               f"(vmap: the Cells' construct methods take {sorted(arities)} inputs.) Fix: Cells "
+                               "of one kind, taking the same inputs.")
+
     def vmap_ensemble(self, in_axes=0, out_axes=0):
         """What ``vmap(cell_list, in_axes, out_axes)`` returns (MindSpore's model ensembling): Cell
         ``i`` gets example ``i`` of every mapped argument (an argument with in_axes None: all of it),
         and the outputs are stacked along ``out_axes``."""
         def run(*args):
+            self._check_ensemble()
             axes = in_axes if isinstance(in_axes, (tuple, list)) else (in_axes,) * len(args)
             if len(axes) != len(args):
                 raise RuntimeError(f"vmap: in_axes has {len(axes)} entries, but the CellList was called with "
                                    f"{len(args)} arguments.")
+            sizes = [a.shape[ax] for a, ax in zip(args, axes) if ax is not None]
+            if sizes and sizes[0] != len(self):     # one example per Cell: none left out, none missing
+                raise ValueError(
+                    "If you want to execute the model ensembling parallel training, please make sure the "
+                    "'axis_size' in the scope of vmap consistent with the cell size of the input 'CellList', "
+                    "otherwise, please do not enter 'CellList' as the first argument, but we get axis_size: "
+                    f"{sizes[0]} and the cell size: {len(self)}. Fix: one example per Cell along the mapped axis.")
             outs = []
             for i, cell in enumerate(self):
                 example = [a if ax is None else ops.getitem(a, (slice(None),) * (ax % a.ndim) + (i,))

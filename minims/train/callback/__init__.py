@@ -4,6 +4,7 @@
 from .callback import Callback, CallbackList, CallbackParams, RunContext
 from .checkpoint import CheckpointConfig, ModelCheckpoint
 from .monitors import EpochLog, LossMonitor, TimeMonitor
+from .checkpoint_files import _CheckpointManager  # noqa: F401 - private, as in MindSpore
 
 __all__ = ["Callback", "RunContext", "LossMonitor", "TimeMonitor", "ModelCheckpoint", "CheckpointConfig",
            "EpochLog", "CallbackList", "CallbackParams"]
