@@ -542,10 +542,24 @@ def rewrite(fn: ast.FunctionDef) -> tuple:
         fn.body.append(ast.copy_location(ast.Return(value=None), fn.body[-1]))
     fn.body = _normalise_returns(fn.body)
     _insert_before(fn.body, _lower_loop_exits(fn))
-    rewriter = _Rewriter(live_after(fn))
     args = fn.args.posonlyargs + fn.args.args
-    fn.body = rewriter.block(fn.body, {a.arg for a in args + fn.args.kwonlyargs}
-                             | {a.arg for a in (fn.args.vararg, fn.args.kwarg) if a is not None})
+    params = ({a.arg for a in args + fn.args.kwonlyargs}
+              | {a.arg for a in (fn.args.vararg, fn.args.kwarg) if a is not None})
+    outer = _outer_first_values(fn, params)
+    rewriter = _Rewriter(live_after(fn))
+    fn.body = outer + rewriter.block(fn.body, params | {a.targets[0].id for a in outer})
     if args:
         _Super(args[0].arg, rewriter.helpers).generic_visit(fn)
-    return rewriter.converted, rewriter.notes
+    return rewriter.converted + len(outer), rewriter.notes
+
+
+def _outer_first_values(fn, params) -> list:
+    """``z = ms_global(globals(), 'z')`` for each local the function reads before it assigns it: Python
+    raises UnboundLocalError there, MindSpore's graph mode reads the global of that name (its
+    tutorial's ``for i in x: z += i`` on a global ``z``), and so does converted code."""
+    declared = {name for node in _in_scope(fn.body) if isinstance(node, (ast.Global, ast.Nonlocal))
+                for name in node.names}
+    early = sorted((exposed(fn.body, params) & stores(fn.body)) - declared - params)
+    return [ast.copy_location(ast.Assign(targets=[_name(n, True)],
+                                         value=_call("ms_global", _call("globals"), ast.Constant(n))), fn.body[0])
+            for n in early]

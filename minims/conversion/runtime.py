@@ -25,7 +25,8 @@ from ..graph import conversion
 from .. import dtype as mstype
 from ..primitives.functional import logical_and, logical_not, logical_or, ne
 
-__all__ = ["ms_cond", "ms_while", "ms_and", "ms_or", "ms_not", "ms_local", "ms_flag", "ms_unset", "Undefined", "Unset",
+__all__ = ["ms_cond", "ms_while", "ms_and", "ms_or", "ms_not", "ms_local", "ms_global", "ms_flag", "ms_unset",
+           "Undefined", "Unset",
            "RUNTIME"]
 
 #: What the structured primitives raise for a statement they cannot express: the statement then
@@ -82,6 +83,12 @@ def _unset_types(closeds) -> dict:
                 fill.setdefault(k, closed.out_types[value])
     unset = {k for c in closeds for k, (kind, v) in enumerate(c.out_kinds) if kind == "static" and isinstance(v, Unset)}
     return {k: fill[k] for k in unset if k in fill}
+
+
+def ms_global(scope: dict, name: str):
+    """The global ``name`` (``scope`` is the function's ``globals()``) as the first value of a local the
+    function reads before assigning it (MindSpore's graph mode); ``Undefined`` where there is none."""
+    return scope[name] if name in scope else Undefined(name)
 
 
 def ms_local(scope: dict, name: str):
@@ -208,4 +215,4 @@ def ms_flag(value: bool) -> Tensor:
 
 #: The names converted code reads (closure cells of the converted function, never the user's globals).
 RUNTIME = {"ms_cond": ms_cond, "ms_while": ms_while, "ms_and": ms_and, "ms_or": ms_or, "ms_not": ms_not,
-           "ms_local": ms_local, "ms_flag": ms_flag, "ms_unset": ms_unset}
+           "ms_local": ms_local, "ms_global": ms_global, "ms_flag": ms_flag, "ms_unset": ms_unset}

@@ -496,3 +496,21 @@ def test_non_tensor_state_that_changes_falls_back_to_guarded_python():
         with pytest.raises(error):
             jit(fn, fullgraph=True)(t(A))
     np.testing.assert_array_equal(jit(labelled)(t(B)).asnumpy(), 3 * B)
+
+
+Z_GLOBAL = Tensor(np.ones((2, 3)))
+
+
+def test_a_local_read_before_it_is_assigned_starts_from_the_global_of_that_name():
+    r"""Issue 24 item 3 (MindSpore's Graph-mode syntax page, "for" statement: ``for i in x: z += i`` on a
+    global ``z`` inside ``@jit``): MindSpore 2.10 prints ``ret:[[7. 7. 7.]\n [7. 7. 7.]]`` (the page's
+    output, checked on the oracle), where Python raises UnboundLocalError; PyNative stays Python."""
+    def add_all():
+        for i in (1, 2, 3):
+            Z_GLOBAL += i                 # noqa: F821 - reads the global first, as MindSpore's graph mode
+        return Z_GLOBAL
+
+    np.testing.assert_array_equal(jit(add_all)().asnumpy(), np.full((2, 3), 7.0))
+    assert "Z_GLOBAL = ms_global(globals(), 'Z_GLOBAL')" in jit(add_all).converted_source()
+    with pytest.raises(UnboundLocalError):
+        add_all()
