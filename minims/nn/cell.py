@@ -24,6 +24,7 @@ import itertools
 import weakref
 from collections import OrderedDict
 
+from ..core.tensor import Tensor
 from ..tensors.parameter import Parameter, ParameterTuple, is_generated_name
 from ..tensors.convert import _describe
 from ..graph.tracing import current_trace
@@ -126,6 +127,10 @@ class Cell:
         elif isinstance(value, ParameterTuple):
             self._check_init()
             object.__setattr__(self, name, value)
+        elif isinstance(value, Tensor) and name in d.get("_params", ()) and current_trace() is None:
+            # a Tensor given to a Parameter attribute is the Parameter's new data, as in MindSpore 2.10
+            # (replacing the Parameter would drop it from trainable_params and checkpoints, silently)
+            d["_params"][name].set_data(value)
         else:
             if "_params" in d:                   # a plain value replaces a registered one
                 d["_params"].pop(name, None)
