@@ -24,6 +24,7 @@ they call (an ``if`` on a Tensor there compiles guarded variants: correct values
 from __future__ import annotations
 
 import ast
+import functools
 import inspect
 import textwrap
 import types
@@ -31,7 +32,7 @@ import types
 from ..graph import conversion
 from ..graph.jit import JitFunction
 from .rewrite import rewrite
-from .runtime import RUNTIME
+from .runtime import RUNTIME, Undefined
 
 __all__ = ["converted_source", "convert"]
 
@@ -139,6 +140,27 @@ def _instantiate(conv: _Conversion, fn):
     return new
 
 
+def _unassigned(value):
+    """The first ``Undefined`` in ``value`` (a result, through tuples, lists and dicts), or None."""
+    if isinstance(value, Undefined):
+        return value
+    items = value.values() if isinstance(value, dict) else value if isinstance(value, (tuple, list)) else ()
+    return next((u for u in map(_unassigned, items) if u is not None), None)
+
+
+def _refusing_unassigned(new):
+    """``new``, raising where it would return a variable no path assigned (a converted ``if`` assigns it
+    in one branch only): Python's UnboundLocalError, never the placeholder as a value."""
+    @functools.wraps(new)
+    def converted(*args, **kwargs):
+        out = new(*args, **kwargs)
+        unset = _unassigned(out)
+        if unset is not None:
+            unset._refuse()
+        return out
+    return converted
+
+
 def convert(fn):
     """``fn`` with its ``if``/``while`` on Tensors converted; ``fn`` itself where nothing is.  A gradient
     function (``ops.grad(f)``) is made again over ``f`` converted: a wrapper that says how
@@ -156,7 +178,7 @@ def convert(fn):
     conv = _conversion(plain)
     if conv.code is None:
         return fn
-    new = _instantiate(conv, plain)
+    new = _refusing_unassigned(_instantiate(conv, plain))
     return types.MethodType(new, fn.__self__) if inspect.ismethod(fn) else new
 
 

@@ -553,13 +553,28 @@ def rewrite(fn: ast.FunctionDef) -> tuple:
     return rewriter.converted + len(outer), rewriter.notes
 
 
+def _read_before_written(fn, names) -> set:
+    """Those of ``names`` whose first appearance in the source is a read (``z += i`` reads first).  A
+    name written somewhere before it is read (``if c: y = ...`` then ``return y``) is not: on a path
+    that skips the write, Python's UnboundLocalError stays, never a global's value."""
+    augmented = {id(node.target) for node in _in_scope(fn.body) if isinstance(node, ast.AugAssign)}
+    first = {}
+    for node in _in_scope(fn.body):
+        if isinstance(node, ast.Name) and node.id in names:
+            reads = isinstance(node.ctx, ast.Load) or id(node) in augmented
+            where = (node.lineno, node.col_offset)
+            if node.id not in first or where < first[node.id][0]:
+                first[node.id] = (where, reads)
+    return {name for name, (_, reads) in first.items() if reads}
+
+
 def _outer_first_values(fn, params) -> list:
-    """``z = ms_global(globals(), 'z')`` for each local the function reads before it assigns it: Python
+    """``z = ms_global(globals(), 'z')`` for each local the function reads before any write of it: Python
     raises UnboundLocalError there, MindSpore's graph mode reads the global of that name (its
     tutorial's ``for i in x: z += i`` on a global ``z``), and so does converted code."""
     declared = {name for node in _in_scope(fn.body) if isinstance(node, (ast.Global, ast.Nonlocal))
                 for name in node.names}
-    early = sorted((exposed(fn.body, params) & stores(fn.body)) - declared - params)
+    early = sorted(_read_before_written(fn, (exposed(fn.body, params) & stores(fn.body)) - declared - params))
     return [ast.copy_location(ast.Assign(targets=[_name(n, True)],
                                          value=_call("ms_global", _call("globals"), ast.Constant(n))), fn.body[0])
             for n in early]

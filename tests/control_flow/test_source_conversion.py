@@ -514,3 +514,21 @@ def test_a_local_read_before_it_is_assigned_starts_from_the_global_of_that_name(
     assert "Z_GLOBAL = ms_global(globals(), 'Z_GLOBAL')" in jit(add_all).converted_source()
     with pytest.raises(UnboundLocalError):
         add_all()
+
+
+Y_GLOBAL = Tensor(np.array([100.0, 100.0]))
+
+
+def test_a_variable_assigned_in_one_branch_only_is_unbound_on_the_other_path():
+    """Review of issue 24 item 3: ``if x.sum() > 0: y = x * 2`` then ``return y``.  Python raises
+    UnboundLocalError when the branch is skipped; the converted function returned the placeholder of
+    the unassigned variable (and, with a global of that name, the global's value) as its result."""
+    def one_branch(x):
+        if x.sum() > 0:
+            Y_GLOBAL = x * 2
+        return Y_GLOBAL
+
+    compiled = jit(one_branch)
+    np.testing.assert_array_equal(compiled(Tensor(np.array([1.0, 2.0]))).asnumpy(), [2.0, 4.0])
+    with pytest.raises(UnboundLocalError, match="Y_GLOBAL"):
+        compiled(Tensor(np.array([-1.0, -2.0])))
