@@ -8,7 +8,9 @@ the first time a function is compiled (the rewrite is kept per code object):
    in ``linecache``); decorators are dropped;
 2. ``rewrite.py`` rewrites the statements into calls of ``runtime.py``'s ``ms_cond``/``ms_while``
    over small functions per branch, which decide per call whether the condition is a Python value
-   (plain Python) or a Tensor being staged (a ``Cond``/``While``);
+   (plain Python) or a Tensor being staged (a ``Cond``/``While``); ``builtins.py`` gives ``print`` and a
+   dict's ``keys``/``values``/``items``/``has_key`` their graph-mode meaning (``print`` is a run-time
+   ``Print``, as in MindSpore);
 3. the new function is compiled with the original's file name and line numbers (errors point at
    the user's lines) and made with the original's globals dict (read live), default arguments and
    closure cells (matched by name; ``super()`` gets the ``__class__`` cell and ``self``).
@@ -90,8 +92,9 @@ def _conversion(fn) -> _Conversion:
         converted, notes = rewrite(node)
         source = ast.unparse(node)
         if not converted:
-            found = _Conversion(source=source, notes=notes + ["nothing to convert (no if, while or conditional "
-                                                              "expression): the function runs as written"])
+            found = _Conversion(source=source, notes=notes + ["nothing to convert (no if, while, conditional "
+                                                              "expression, print or dict method): the function "
+                                                              "runs as written"])
         else:
             found = _Conversion(_compile(node, code, _owner(fn)), source, notes)
     _cache[id(code)] = (code, found)

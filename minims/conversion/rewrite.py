@@ -37,6 +37,8 @@ import ast
 import copy
 from collections import Counter
 
+from .builtins import rewrite_builtins
+
 __all__ = ["rewrite"]
 
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
@@ -536,6 +538,7 @@ class _Super(ast.NodeTransformer):
 def rewrite(fn: ast.FunctionDef) -> tuple:
     """Rewrite ``fn`` in place: ``(statements converted, notes on those left as Python)``."""
     fn.decorator_list = []
+    builtin_calls = rewrite_builtins(fn)        # first: the branches made below hold the rewritten calls
     _lower_loop_returns(fn)
     if _returns(fn.body) and not _always_returns(fn.body) and any(
             isinstance(s, ast.If) and _returns([s]) for s in _in_scope(fn.body)):
@@ -550,7 +553,7 @@ def rewrite(fn: ast.FunctionDef) -> tuple:
     fn.body = outer + rewriter.block(fn.body, params | {a.targets[0].id for a in outer})
     if args:
         _Super(args[0].arg, rewriter.helpers).generic_visit(fn)
-    return rewriter.converted + len(outer), rewriter.notes
+    return rewriter.converted + len(outer) + builtin_calls, rewriter.notes
 
 
 def _read_before_written(fn, names) -> set:

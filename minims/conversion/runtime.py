@@ -15,6 +15,10 @@ instead (e.g. ``BranchTypeError``, a TypeError as MindSpore's "Type Join Failed"
 """
 from __future__ import annotations
 
+import builtins
+
+import numpy as np
+
 from ..control_flow import (BranchShapeError, BranchTypeError, CarryShapeError, CarryTypeError,
                             PredicateError, SideEffectError, cond, while_loop)
 from ..control_flow.staged import example, flatten, stage, unflatten
@@ -23,9 +27,12 @@ from ..core.staging import StaticGraphError
 from ..core.tensor import Tensor
 from ..graph import conversion
 from .. import dtype as mstype
+from ..primitives.debug import Print
 from ..primitives.functional import logical_and, logical_not, logical_or, ne
+from ..tensors.repr import _c_float
 
 __all__ = ["ms_cond", "ms_while", "ms_and", "ms_or", "ms_not", "ms_local", "ms_global", "ms_flag", "ms_unset",
+           "ms_print", "ms_method",
            "Undefined", "Unset",
            "RUNTIME"]
 
@@ -213,6 +220,63 @@ def ms_flag(value: bool) -> Tensor:
     return Tensor(value)
 
 
+def _print_pieces(value, nested: bool = False) -> list:
+    """What MindSpore's graph-mode ``print`` shows for one argument (``builtins.py``; probed on
+    MindSpore 2.10): Tensors and strings as they are, Python values as text; a sequence of numbers
+    as one tuple, unless it sits in a sequence being flattened."""
+    if isinstance(value, (Tensor, str)):
+        return [value]
+    if isinstance(value, np.ndarray):
+        return [Tensor(value)]
+    if isinstance(value, dict):
+        return _print_pieces(tuple(value.values()), nested)
+    if isinstance(value, (list, tuple)):
+        if not nested and all(_is_number(v) for v in value):
+            return ["(" + ", ".join(_number_text(v) for v in value) + ")"]
+        return [piece for v in value for piece in _print_pieces(v, nested=True)]
+    return [_number_text(value) if _is_number(value) else str(value)]
+
+
+def _is_number(value) -> bool:
+    return isinstance(value, (bool, int, float, np.bool_, np.integer, np.floating))
+
+
+def _number_text(value) -> str:
+    if isinstance(value, (bool, np.bool_)):
+        return "1" if value else "0"
+    return str(int(value)) if isinstance(value, (int, np.integer)) else _c_float(value, "%g")
+
+
+def ms_print(fn, *args, **kwargs):
+    """``print(*args)`` in converted code: MindSpore's ``Print``, recorded in the graph being staged
+    (so it prints on every run), each argument on its own line.  A ``print`` the function rebinds runs
+    as written."""
+    if fn is not builtins.print:
+        return fn(*args, **kwargs)
+    if kwargs:
+        raise RuntimeError(f"print inside a compiled function: got an unexpected keyword argument "
+                           f"'{next(iter(kwargs))}'. In graph mode print is MindSpore's Print operator, which "
+                           "prints each argument on its own line and takes no keyword arguments. Fix: build one "
+                           "string yourself (an f-string), or compile with jit(capture_mode='trace'), where "
+                           "print is Python's and runs once, while tracing.")
+    Print()(*[piece for value in args for piece in _print_pieces(value)])
+
+
+def ms_method(obj, name: str, *args, **kwargs):
+    """``obj.name(*args)`` in converted code, with a dict's graph-mode methods (``builtins.py``):
+    ``keys()``/``values()`` tuples, ``items()`` a list of pairs, ``has_key(k)``."""
+    if isinstance(obj, dict):
+        if name == "has_key":
+            (key,) = args
+            return key in obj
+        if name in ("keys", "values") and not args and not kwargs:
+            return tuple(getattr(obj, name)())
+        if name == "items" and not args and not kwargs:
+            return list(obj.items())
+    return getattr(obj, name)(*args, **kwargs)
+
+
 #: The names converted code reads (closure cells of the converted function, never the user's globals).
 RUNTIME = {"ms_cond": ms_cond, "ms_while": ms_while, "ms_and": ms_and, "ms_or": ms_or, "ms_not": ms_not,
-           "ms_local": ms_local, "ms_global": ms_global, "ms_flag": ms_flag, "ms_unset": ms_unset}
+           "ms_local": ms_local, "ms_global": ms_global, "ms_flag": ms_flag, "ms_unset": ms_unset,
+           "ms_print": ms_print, "ms_method": ms_method}

@@ -11,6 +11,13 @@ Two entry points:
 * ``tensor_str(array)`` builds the text of ``print(tensor)``, which in
   MindSpore 2.x is simply NumPy's ``str`` of ``tensor.asnumpy()``.
 
+* ``print_op_text(array, dtype_name)`` builds what MindSpore 2.10's ``Print``
+  operator shows for a Tensor inside a compiled graph (``ops.Print``, and
+  ``print`` in a converted function): the repr's layout without commas and
+  without the space after ``value=``, e.g.
+  ``Tensor(shape=[2], dtype=Float32, value=[ 1.00000000e+00  2.00000000e+00])``;
+  a 0-d Tensor shows its bare value (``4.5``, ``-2``; a Bool one ``1``/``0``).
+
 MindSpore's layout rules, found by probing the real library:
 
 * Scalars (0-d) print like C's ``%g`` for floats (``3``, ``2.5``,
@@ -36,7 +43,7 @@ MindSpore's layout rules, found by probing the real library:
 
 import numpy as np
 
-__all__ = ["tensor_repr", "tensor_str"]
+__all__ = ["tensor_repr", "tensor_str", "print_op_text"]
 
 # dtype name -> (column width, decimals) of the scientific format.
 _FLOAT_FORMATS = {"Float16": (11, 4), "Float32": (15, 8), "Float64": (15, 8)}
@@ -90,6 +97,28 @@ def tensor_repr(array: np.ndarray, dtype_name: str) -> str:
         f"Tensor(shape={shape}, dtype={dtype_name}, "
         f"value={_value_separator(array, dtype_name)}{_value_text(array, dtype_name)})"
     )
+
+
+def print_op_text(array: np.ndarray, dtype_name: str) -> str:
+    """Return what MindSpore 2.10's ``Print`` operator prints for ``array`` inside a graph (probed on
+    the real library: elements separated by a space, rows by a newline, the same widths, wraps and
+    summaries as the repr).  An empty Tensor shows ``value=[]`` (MindSpore prints an uninitialised
+    number there)."""
+    if dtype_name not in _DTYPE_NAMES:
+        raise ValueError(f"unsupported dtype name {dtype_name!r}")
+    array = np.asarray(array)
+    if array.ndim == 0:
+        value = array[()]
+        return ("1" if value else "0") if dtype_name == "Bool" else _scalar_text(value, dtype_name)
+    shape = "[" + ", ".join(str(n) for n in array.shape) + "]"
+    if array.size == 0:
+        return f"Tensor(shape={shape}, dtype={dtype_name}, value=[])"
+    element = _element_formatter(array, dtype_name)
+    wrap = None
+    if array.ndim == 1 and 3 < array.shape[0] <= _1D_LIMIT:
+        wrap = 24 if dtype_name in _INT_DTYPES else 12
+    text = _block(array, 0, element, wrap, _axis_limit(array), sep=" ")
+    return f"Tensor(shape={shape}, dtype={dtype_name}, value={chr(10) if array.ndim > 1 else ''}{text})"
 
 
 def _value_separator(array, dtype_name):
@@ -169,20 +198,22 @@ def _shown_part(array):
     return array
 
 
-def _block(array, depth, element, wrap, limit):
-    """Text of ``array``, a slice at nesting level ``depth`` of the tensor."""
+def _block(array, depth, element, wrap, limit, sep=", "):
+    """Text of ``array``, a slice at nesting level ``depth`` of the tensor; ``sep`` between elements
+    (the rows of an outer axis end with its comma, if it has one)."""
+    comma = sep.rstrip()
     n = array.shape[0]
     summarised = n > limit
     if array.ndim == 1:  # innermost axis: elements on one line
         if summarised:
-            head = ", ".join(element(v) for v in array[:_EDGE_ITEMS])
-            tail = ", ".join(element(v) for v in array[-_EDGE_ITEMS:])
+            head = sep.join(element(v) for v in array[:_EDGE_ITEMS])
+            tail = sep.join(element(v) for v in array[-_EDGE_ITEMS:])
             return f"[{head} ... {tail}]"
         parts = []
         for i, v in enumerate(array):
             parts.append(element(v))
             if i != n - 1:
-                parts.append(", ")
+                parts.append(sep)
             # MindSpore checks the break after the separator, so it also
             # fires after the last element when n is a multiple of wrap.
             if wrap and (i + 1) % wrap == 0:
@@ -191,13 +222,13 @@ def _block(array, depth, element, wrap, limit):
     # Outer axis: one sub-block per line, indented one space per level.
     newline = "\n" + " " * (depth + 1)
     rows = _edges(array, summarised)
-    sub = [_block(row, depth + 1, element, wrap, limit) for row in rows]
+    sub = [_block(row, depth + 1, element, wrap, limit, sep) for row in rows]
     if summarised:
-        head = ("," + newline).join(sub[:_EDGE_ITEMS])
-        tail = ("," + newline).join(sub[_EDGE_ITEMS:])
+        head = (comma + newline).join(sub[:_EDGE_ITEMS])
+        tail = (comma + newline).join(sub[_EDGE_ITEMS:])
         # The "..." line gets a comma before it but none after it.
-        return "[" + head + "," + newline + "..." + newline + tail + "]"
-    return "[" + ("," + newline).join(sub) + "]"
+        return "[" + head + comma + newline + "..." + newline + tail + "]"
+    return "[" + (comma + newline).join(sub) + "]"
 
 
 def _edges(array, summarised):

@@ -876,6 +876,15 @@ Net()
        TypeError, ["Current dtype is Int32, and incoming is Float", "'p'", "Fix"]),
     _m("parameter-of-bool", "parameter", "A Parameter made from True",
        'Parameter(True, name="flag")', ValueError, ["can not be `bool`", "Parameter(Tensor(True))", "Fix"]),
+    _m("jit-print-keyword", "graph", "print with sep= inside a compiled function (print is a Print operator there)",
+       '''
+@ms.jit
+def f(x):
+    print("a", "b", sep="-")
+    return x
+
+f(Tensor([1.0]))
+''', RuntimeError, ["unexpected keyword argument 'sep'", "Print operator", "Fix", "f-string"]),
 )
 
 

@@ -179,9 +179,11 @@ def test_a_branch_on_a_tensor_value_under_fullgraph_is_an_error_naming_the_line(
 
 
 def test_python_print_runs_at_trace_time_and_ops_print_at_run_time(capsys):
+    """Under capture_mode="trace" print is Python's (it runs once, while tracing); the default converts
+    it into a Print (tests/graph/test_conversion_print.py)."""
     print_op = ops.Print()
 
-    @jit
+    @jit(capture_mode="trace")
     def f(x):
         print("tracing")
         print_op("running")
