@@ -36,6 +36,17 @@ class ParameterNameError(ValueError, TypeError):
     MindSpore's Parameter raises TypeError for it, its save_checkpoint ValueError."""
 
 
+def _int32_of(value: int, name) -> np.ndarray:
+    """A Python int as a Parameter holds it: Int32, as MindSpore 2.10 (which wraps a value outside Int32's
+    range without a word, e.g. 2**40 to 0; minims refuses it)."""
+    info = np.iinfo(np.int32)
+    if not info.min <= value <= info.max:
+        raise ValueError(f"Parameter{'' if name is None else ' ' + repr(name)}: the Python int {value} is stored "
+                         f"as Int32, whose range is [{info.min}, {info.max}]; MindSpore would keep a wrapped "
+                         f"value. Fix: Parameter(Tensor({value}, ms.int64)) for a 64-bit integer Parameter.")
+    return np.asarray(value, dtype=np.int32)
+
+
 class Parameter(Tensor):
     """MindSpore's ``Parameter(default_input, name=None, requires_grad=True)``."""
 
@@ -59,7 +70,7 @@ class Parameter(Tensor):
         if isinstance(default_input, float):
             arr = np.asarray(default_input, dtype=np.float32)
         elif isinstance(default_input, int) and not isinstance(default_input, bool):
-            arr = np.asarray(default_input, dtype=np.int64)
+            arr = _int32_of(default_input, name)
         else:
             arr = _to_array(default_input, None)
             if arr is getattr(default_input, "_data", None) or arr is default_input:

@@ -885,6 +885,9 @@ def f(x):
 
 f(Tensor([1.0]))
 ''', RuntimeError, ["unexpected keyword argument 'sep'", "Print operator", "Fix", "f-string"]),
+    _m("parameter-int-outside-int32", "parameter", "A Parameter made from a Python int too large for Int32",
+       'Parameter(2 ** 40, name="big")', ValueError, ["stored as Int32", "ms.int64", "Fix"], None,
+       "MindSpore 2.10 stores a Python int Parameter as Int32 and keeps 2**40 as 0, without a word (oracle run)."),
 )
 
 
