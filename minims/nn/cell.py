@@ -126,6 +126,10 @@ class Cell:
                         p.name = f"{name}.{p.name}"
         elif isinstance(value, ParameterTuple):
             self._check_init()
+            for p in value:     # each under its own name, as MindSpore: trainable, saved, named with the Cell's path
+                if d["_params"].get(p.name) is not p:
+                    param_names.warn_if_name_taken(self, p.name, p)
+                    d["_params"][p.name] = p
             object.__setattr__(self, name, value)
         elif isinstance(value, Tensor) and name in d.get("_params", ()) and current_trace() is None:
             # a Tensor given to a Parameter attribute is the Parameter's new data, as in MindSpore 2.10
