@@ -2,6 +2,7 @@
 
     python -m benchmarks.gemm_roofline --threads 1                    # W3 and W5
     OPENBLAS_CORETYPE=Haswell python -m benchmarks.gemm_roofline --threads 1 --only W3 --json out.json
+    python -m benchmarks.gemm_roofline --threads 1 --clock cpu         # on cores other processes share
 
 A W3 step (MLP 784-512-512-10, batch 256, SGD) and a W5 call (custom bprop around a 256x256 matmul)
 are GEMM-bound: their floating-point work is matrix products.  The *roofline* here is what those
@@ -22,6 +23,9 @@ Then, one by one: each product alone in NumPy and as its own ``jax.jit`` (XLA's 
 OpenBLAS), and a profile of the compiled graph run equation by equation — each product's time inside
 the step against its time alone, and where the time outside the products goes.  The run names the
 BLAS kernel (``OPENBLAS_CORETYPE`` chooses it when OpenBLAS loads, so run the module once per kernel).
+``--clock cpu`` times with the process's CPU clock instead of the wall clock: where other processes
+share the two cores, their turns on the CPU then do not count (their cache and memory traffic still
+does), so the ratios stay readable on a busy machine.
 """
 from __future__ import annotations
 
@@ -95,16 +99,16 @@ def _read(env, x):
     return env[x.index] if isinstance(x, Var) else (x.value._data if x.is_tensor else x.value)
 
 
-def run_equations(plan, arrays, times=None) -> dict:
+def run_equations(plan, arrays, times=None, clock=time.perf_counter) -> dict:
     """Run ``plan``'s graph one equation at a time (each kernel as the plan calls it); adds each
     equation's seconds to ``times``; returns the environment (every value, by Var index)."""
     env = {v.index: a for v, a in zip(plan.graph.inputs, arrays)}
     for i, eq in enumerate(plan.graph.equations):
         ins = [_read(env, a) for a in eq.ins]
-        t0 = time.perf_counter()
+        t0 = clock()
         out = eq.prim.impl(*ins)
         if times is not None:
-            times[i].append(time.perf_counter() - t0)
+            times[i].append(clock() - t0)
         for v, o in zip(eq.outs, out if eq.multiple else (out,)):
             env[v.index] = o
     return env
@@ -135,7 +139,7 @@ def _median_us(samples):
     return statistics.median(samples) * 1e6
 
 
-def per_gemm(step, operands, jax, repeats) -> list:
+def per_gemm(step, operands, jax, repeats, clock=time.perf_counter) -> list:
     """Each product alone: NumPy (and ``jax.jit`` of the same product where JAX is installed), taking
     turns, ``repeats`` samples each; medians in microseconds."""
     rows = []
@@ -152,9 +156,9 @@ def per_gemm(step, operands, jax, repeats) -> list:
             fn()
         for _ in range(repeats):
             for name, fn in peers:
-                t0 = time.perf_counter()
+                t0 = clock()
                 fn()
-                samples[name].append(time.perf_counter() - t0)
+                samples[name].append(clock() - t0)
         shape_a = tuple(a.shape[::-1]) if ta else tuple(a.shape)
         shape_b = tuple(b.shape[::-1]) if tb else tuple(b.shape)
         rows.append({"product": f"{shape_a}{'ᵀ' if ta else ''} @ {shape_b}{'ᵀ' if tb else ''}".replace(" ", ""),
@@ -163,11 +167,11 @@ def per_gemm(step, operands, jax, repeats) -> list:
     return rows
 
 
-def profile(step, rounds) -> list:
+def profile(step, rounds, clock=time.perf_counter) -> list:
     """Median seconds of each equation of the graph, run one at a time ``rounds`` times."""
     times = [[] for _ in step.plan.graph.equations]
     for _ in range(rounds):
-        run_equations(step.plan, step.arrays, times)
+        run_equations(step.plan, step.arrays, times, clock)
     return [statistics.median(t) for t in times]
 
 
@@ -182,7 +186,7 @@ def jax_gemms(jax, operands):
     return lambda: jax.block_until_ready(products(*xs))
 
 
-def measure_step(step, jax, rounds, min_time) -> dict:
+def measure_step(step, jax, rounds, min_time, clock=time.perf_counter) -> dict:
     """The interleaved medians (seconds): the step, its plan alone, its GEMMs alone, JAX's step and
     JAX's products alone."""
     from benchmarks.timing import Peer, measure
@@ -199,12 +203,12 @@ def measure_step(step, jax, rounds, min_time) -> dict:
     if step.jax is not None:
         peers.append(Peer("JAX jit step", lambda: step.jax, dict))
         peers.append(Peer("JAX GEMMs alone", lambda: jax_gemms(jax, operands), dict))
-    timings = measure(peers, rounds, min_time)
+    timings = measure(peers, rounds, min_time, clock=clock)
     return {name: (t.median, t.min) for name, t in timings.items()}, operands
 
 
-def report(step, jax, rounds, min_time, out=print) -> dict:
-    timed, operands = measure_step(step, jax, rounds, min_time)
+def report(step, jax, rounds, min_time, clock=time.perf_counter, out=print) -> dict:
+    timed, operands = measure_step(step, jax, rounds, min_time, clock)
     medians = {name: m for name, (m, _) in timed.items()}
     total_flop = sum(flops(*o) for o in operands)
     gemm_s = medians["GEMMs alone"]
@@ -215,8 +219,8 @@ def report(step, jax, rounds, min_time, out=print) -> dict:
         vs_jax = f", {s / medians['JAX jit step']:.2f}x JAX jit" if "JAX jit step" in medians else ""
         out(f"  {name:16s} {s * 1e3:7.3f} ({low * 1e3:6.3f}) ms  {total_flop / s / 1e9:6.1f} GFLOP/s-equivalent"
             f"  {ratio}{vs_jax}")
-    rows = per_gemm(step, operands, jax, repeats=max(rounds, 15))
-    eq_times = profile(step, max(rounds, 15))
+    rows = per_gemm(step, operands, jax, max(rounds, 15), clock)
+    eq_times = profile(step, max(rounds, 15), clock)
     out("  each product: alone in NumPy, as its own jax.jit, and inside the step (run equation by equation)")
     out(f"    {'product':28s} {'MFLOP':>7s} {'NumPy µs':>9s} {'GFLOP/s':>8s} {'JAX µs':>8s} {'in step µs':>10s}")
     for row, (i, _) in zip(rows, step.gemms):
@@ -248,6 +252,9 @@ def main(argv=None):
     p.add_argument("--rounds", type=int, default=21, help="interleaved samples per peer (default 21)")
     p.add_argument("--min-time", type=float, default=0.1, help="seconds per sample, at least (default 0.1)")
     p.add_argument("--no-jax", action="store_true", help="leave JAX out")
+    p.add_argument("--clock", choices=("wall", "cpu"), default="wall",
+                   help="wall time (default), or this process's CPU time: on cores other processes share, "
+                        "their work does not count (their cache and memory traffic still does)")
     p.add_argument("--json", metavar="PATH", help="write the figures to this file")
     args = p.parse_args(sys.argv[1:] if argv is None else argv)
     _set_threads(args.threads)
@@ -259,14 +266,16 @@ def main(argv=None):
     pin_threads(args.threads)
     kernels = blas_report(thread_report(jax=jax))
     print(f"GEMM roofline, kernels: {kernels}")
-    results = {"kernels": kernels}
+    results = {"kernels": kernels, "clock": args.clock}
+    clock = time.process_time if args.clock == "cpu" else time.perf_counter
+    print(f"clock: {'CPU time of this process' if args.clock == 'cpu' else 'wall time'}")
     ms.set_context(mode=ms.GRAPH_MODE, fast_path=True)
     try:
         for name in args.only or WORKLOADS:
             step = (w3_step if name == "W3" else w5_step)(jax)
             noise = {}
             with other_processes(noise):
-                results[name] = report(step, jax, args.rounds, args.min_time)
+                results[name] = report(step, jax, args.rounds, args.min_time, clock)
             results[name]["other_cores"] = noise.get("other_cores")
             if noise.get("other_cores") is not None:
                 print(f"  machine noise: other processes kept {noise['other_cores']:.2f} of "
