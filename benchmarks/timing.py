@@ -76,15 +76,17 @@ class _Live:
     samples: list = field(default_factory=list)
 
 
-def _time_calls(fn, number: int) -> float:
-    t0 = time.perf_counter()
+def _time_calls(fn, number: int, clock=time.perf_counter) -> float:
+    t0 = clock()
     for _ in range(number):
         fn()
-    return (time.perf_counter() - t0) / number
+    return (clock() - t0) / number
 
 
-def measure(peers: list, rounds: int, min_time: float, warmup: int = 2) -> dict:
-    """Time every peer, interleaved; returns ``{name: Timing}``."""
+def measure(peers: list, rounds: int, min_time: float, warmup: int = 2, clock=time.perf_counter) -> dict:
+    """Time every peer, interleaved; returns ``{name: Timing}``.  ``clock``: wall time by default;
+    ``time.process_time`` counts only this process's CPU time (all its threads), which other processes
+    sharing the cores do not advance (their cache and memory traffic still slow it)."""
     live = [_Live(p) for p in peers]
     for lv in live:
         with lv.peer.context():
@@ -95,7 +97,7 @@ def measure(peers: list, rounds: int, min_time: float, warmup: int = 2) -> dict:
             for _ in range(warmup):
                 lv.fn()
             # calls per sample: enough to last min_time (one call if a single call already does)
-            single = min(_time_calls(lv.fn, 1) for _ in range(3))
+            single = min(_time_calls(lv.fn, 1, clock) for _ in range(3))
             lv.number = max(1, int(round(min_time / max(single, 1e-9))))
     n = len(live)
     for r in range(rounds):
@@ -103,7 +105,7 @@ def measure(peers: list, rounds: int, min_time: float, warmup: int = 2) -> dict:
             lv = live[(i + r) % n]
             with lv.peer.context():
                 gc.collect()
-                lv.samples.append(_time_calls(lv.fn, lv.number))
+                lv.samples.append(_time_calls(lv.fn, lv.number, clock))
     return {lv.peer.name: Timing(lv.samples, lv.number, lv.first_call) for lv in live}
 
 

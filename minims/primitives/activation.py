@@ -15,6 +15,7 @@ from . import functional as ops
 from ..tensors.convert import _describe
 from ..core.stack import bind
 from . import batch_rules
+from .. import fast as _fast          # the fast-path switch: _fast.enabled
 from ..fast import scalar_forms as F
 from .accurate import in_float64, log_softmax
 from ..core.primitive import Primitive
@@ -125,8 +126,14 @@ class Softmax(_Unary):
         axis = normalize_axis(self.name, tuple(self.axis), x.ndim - 1)
         return type(self)(tuple(a + 1 for a in axis))(x), 0
 
+    fast_kernel = "cross_entropy.softmax"
+
     def impl(self, x):
         axis = normalize_axis(self.name, tuple(self.axis), x.ndim)
+        if _fast.enabled:                        # Numba kernel; None = not its configuration
+            out = _fast.cross_entropy.softmax(x, axis)
+            if out is not None:
+                return out
         shifted = x - np.max(x, axis=axis, keepdims=True)
         e = np.exp(shifted)
         return e / np.sum(e, axis=axis, keepdims=True)

@@ -17,6 +17,7 @@ import minims.primitives as primitives
 from minims import Tensor, fast
 from minims.primitives import Primitive, table
 from minims.primitives import nn as P
+from minims.primitives import activation
 
 
 def every_primitive_class():
@@ -99,6 +100,7 @@ def _kernel_calls():
         "BatchNorm": lambda: P.BatchNorm(True)(x, c, c, c, c),
         "SoftmaxCrossEntropyWithLogits": lambda: P.SoftmaxCrossEntropyWithLogits()(logits, labels),
         "SparseSoftmaxCrossEntropyWithLogits": lambda: P.SparseSoftmaxCrossEntropyWithLogits()(logits, sparse),
+        "Softmax": lambda: activation.Softmax()(logits),
     }
 
 
