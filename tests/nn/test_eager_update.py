@@ -68,3 +68,28 @@ def test_momentum_updates_on_arrays_only_in_plain_pynative():
     finally:
         ms.set_context(check_nan=False)
     assert seen == [False, False, False]
+
+
+def test_momentum_updates_on_arrays_when_a_gradient_has_an_equal_but_distinct_dtype(monkeypatch):
+    """Issue 28 item 2: a kernel may return float32 as a dtype object equal to, but not the same
+    instance as, ``np.dtype('float32')`` (W2's conv2 weight gradient from the Numba path); the array
+    update still runs, with the op-by-op bits (the reference: ``_update_arrays`` switched off)."""
+    distinct = np.dtype("float32").newbyteorder("=")
+    assert distinct == np.dtype("float32") and distinct is not np.dtype("float32")
+
+    def run(op_by_op):
+        p = Parameter(Tensor(np.linspace(-1, 1, 6, dtype=np.float32)), name="w")
+        opt = nn.Momentum([p], 0.1, 0.9)
+        g = Tensor(np.linspace(0.3, -0.2, 6, dtype=np.float32))
+        g._data = g._data.view(distinct)
+        taken = opt._update_arrays((g,), (opt.get_lr(),)) if not op_by_op else False
+        if not taken:
+            opt((g,))
+        opt((g,))
+        return taken, p.asnumpy().tobytes() + opt.moments[0].asnumpy().tobytes()
+    monkeypatch.setattr(Momentum, "_update_arrays", Momentum._update_arrays)
+    taken, got = run(False)
+    monkeypatch.setattr(Momentum, "_update_arrays", lambda self, grads, lrs: False)
+    _, reference = run(True)
+    assert taken is True
+    assert got == reference

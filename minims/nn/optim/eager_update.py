@@ -29,4 +29,4 @@ def same_float_arrays(*tensors) -> bool:
     """True when the Tensors hold NumPy arrays of one float dtype (the op-by-op update would then
     compute in that dtype, with no cast)."""
     dtype = tensors[0]._data.dtype
-    return dtype.kind == "f" and all(type(t._data) is np.ndarray and t._data.dtype is dtype for t in tensors)
+    return dtype.kind == "f" and all(type(t._data) is np.ndarray and t._data.dtype == dtype for t in tensors)
