@@ -502,7 +502,7 @@ def _find_grad(gradients, key, kind):
 # time on small arrays.  ``record`` takes the same steps in the same order (the same node on the same
 # tape, the same primals, a constant kept as a copy of its Tensor, the same parents, the same
 # evaluator) with those helpers inline, so every number is bit-identical to the reference
-# (tests/autodiff/test_fast_tape.py checks values and tapes).  It is installed through the core's seam
+# (tests/autodiff/test_fast_recording.py checks values and tapes).  It is installed through the core's seam
 # 5 (``minims.core.installed()`` lists it); ``fast_recording(False)`` puts the core's method back.
 _REFERENCE_PROCESS = TapeTrace.process
 _new = object.__new__
@@ -516,7 +516,7 @@ def record(self, prim, args):
     for a in args:
         if type(a) is TapeTracer and a._trace is self:
             parents.append((a._node, a._index))
-            a = a._primal           # below: traced by a level below too (grad of grad)
+            a = a._primal           # it may be traced by a level below too (grad of grad)
             below = below or (type(a) is not Tensor and isinstance(a, Tracer))
         else:
             parents.append(None)
