@@ -20,12 +20,13 @@ import inspect
 
 import numpy as np
 
-from ..core.stack import MinimsError
+from ..core.stack import MinimsError, Tracer, dispatch
 from ..core.prims import ones_like, zeros_like
 from ..core import stack
 from ..core.stack import pop_trace, push_trace
 from ..context import PYNATIVE_MODE, get_context
-from ..core.tape import TapeTrace, TapeTracer
+from ..core import install, installed
+from ..core.tape import Node, TapeTrace, TapeTracer, _box
 from ..core.tensor import Tensor
 from ..tensors import undo
 from ..tensors.convert import _describe
@@ -492,3 +493,59 @@ def _find_grad(gradients, key, kind):
         if found is not None:
             return found
     return None
+
+
+# ----- the gradient level's recording, with fewer frames (issue 28 item 2) ---------------------------
+# ``TapeTrace.process`` (core/tape.py) is the reference a learner reads: it unwraps the arguments,
+# asks ``evaluator()`` for the eval interpreter, then calls ``add_node``, which builds a ``Node`` and
+# boxes the output with ``_box``: four frames around one NumPy call for every recorded op, much of the
+# time on small arrays.  ``record`` takes the same steps in the same order (the same node on the same
+# tape, the same primals, a constant kept as a copy of its Tensor, the same parents, the same
+# evaluator) with those helpers inline, so every number is bit-identical to the reference
+# (tests/autodiff/test_fast_recording.py checks values and tapes).  It is installed through the core's seam
+# 5 (``minims.core.installed()`` lists it); ``fast_recording(False)`` puts the core's method back.
+_REFERENCE_PROCESS = TapeTrace.process
+_new = object.__new__
+
+
+def record(self, prim, args):
+    """``TapeTrace.process`` with ``evaluator()``, ``add_node``, ``Node()`` and ``_box`` inline."""
+    if prim.record_node is not None:
+        return prim.record_node(self, args)
+    primals, parents, below = [], [], False
+    for a in args:
+        if type(a) is TapeTracer and a._trace is self:
+            parents.append((a._node, a._index))
+            a = a._primal           # it may be traced by a level below too (grad of grad)
+            below = below or (type(a) is not Tensor and isinstance(a, Tracer))
+        else:
+            parents.append(None)
+            if type(a) is Tensor or (isinstance(a, Tensor) and not isinstance(a, Tracer)):
+                c = _new(Tensor)                # a constant, kept as it is now
+                c._data = a._data
+                a = c
+            elif not below and isinstance(a, Tracer):
+                below = True
+        primals.append(a)
+    out = dispatch(prim, primals) if below else stack._evaluate(prim, primals)
+    if not prim.differentiable:
+        return out
+    node = _new(Node)
+    node.prim, node.args, node.parents, node.out, node.cot = prim, primals, parents, out, None
+    self.tape.append(node)
+    if isinstance(out, tuple):
+        return tuple(_box(self, o, node, i) if isinstance(o, Tensor) else o for i, o in enumerate(out))
+    t = _new(TapeTracer)
+    t._data, t._primal, t._trace, t._node, t._index = out._data, out, self, node, None
+    return t
+
+
+def fast_recording(on: bool = True) -> None:
+    """Record with ``record`` (True, the default once ``minims`` is imported) or with the core's own
+    ``TapeTrace.process`` (False), to step through the reference or compare with it."""
+    if on and ("TapeTrace", "process", __name__) not in installed():
+        install(TapeTrace, process=record)          # once: installed() lists it
+    TapeTrace.process = record if on else _REFERENCE_PROCESS
+
+
+fast_recording(True)

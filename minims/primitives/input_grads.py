@@ -36,6 +36,7 @@ class _InputGrad(Primitive):
     """``dout * f'(x)`` for an elementwise f; subclasses give the kernel and ``f''/f'`` in minims ops."""
 
     skips_unneeded_grads = True
+    checks_rule_results = False       # built-in rule: checked over the table by the tests
 
     def batch(self, args, dims, size):
         return batch_rules.elementwise(self, args, dims, size)

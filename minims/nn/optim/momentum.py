@@ -8,7 +8,11 @@ Unlike SGD, the first step also goes through the formula (``accum`` starts at ze
 """
 from __future__ import annotations
 
+import numpy as np
+
 from ... import ops
+from ...tensors import undo
+from .eager_update import plain_eager, same_float_arrays
 from .optimizer import Optimizer, _check_float
 
 __all__ = ["Momentum"]
@@ -32,3 +36,19 @@ class Momentum(Optimizer):
         ops.assign(self.moments[i], accum)
         step = ops.add(grad, ops.mul(accum, self.momentum)) if self.use_nesterov else accum
         return ops.sub(param, ops.mul(step, lr))
+
+    def _update_arrays(self, grads, lrs) -> bool:
+        # _update's four ops on the arrays, each rounded as the op rounds it (eager_update.py)
+        if self.use_nesterov or type(self.momentum) is not float or not plain_eager():
+            return False
+        params, moments = self.parameters, self.moments
+        if not all(same_float_arrays(p, m, g, lr) for p, m, g, lr in zip(params, moments, grads, lrs)):
+            return False
+        for p, m, g, lr in zip(params, moments, grads, lrs):
+            accum = np.multiply(m._data, self.momentum)     # a Python float: weak, as ops.mul takes it
+            np.add(accum, g._data, out=accum)
+            undo.write(m, accum)
+            new = np.multiply(accum, lr._data)
+            np.subtract(p._data, new, out=new)
+            undo.write(p, new)
+        return True

@@ -304,10 +304,16 @@ class Optimizer(Cell):
         lr = self.get_lr()
         step_lrs = lr if self.is_group_lr else (lr,) * len(grads)
         self._begin_step()
-        for i, (p, g, rate) in enumerate(zip(self.parameters, grads, step_lrs)):
-            ops.assign(p, self._update(i, p, g, ops.cast(rate, p.dtype)))
+        if not self._update_arrays(grads, step_lrs):
+            for i, (p, g, rate) in enumerate(zip(self.parameters, grads, step_lrs)):
+                ops.assign(p, self._update(i, p, g, ops.cast(rate, p.dtype)))
         ops.assign(self.global_step, ops.add(self.global_step, 1))
         return True
+
+    def _update_arrays(self, grads, lrs) -> bool:
+        """Apply ``_update`` to every parameter on NumPy arrays where that gives the same bits
+        (``eager_update.py``); False: not done, run the ops."""
+        return False
 
     def _begin_step(self):
         """Per-step state shared by all parameters (Adam's beta powers)."""
