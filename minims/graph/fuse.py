@@ -45,6 +45,13 @@ graph does not (a later process loads the kernels from Numba's disk cache).  Arg
 as the kernel takes them: stored outputs of a small loop share one block per dtype.
 ``python -m benchmarks.fusion_compile`` measures it.
 
+Transcendental functions (:data:`VECTORISED_IN_NUMPY`) stay with NumPy on loops of
+:data:`NUMPY_LOOP_AT` elements or more: the kernel calls the C library once per element (~15-30 ns
+for tanh, sin, cosh), where NumPy's own loops are vectorised (float32 tanh of 1,000 elements: 0.8 µs
+in NumPy, 22 µs in a Numba loop; ``python -m benchmarks.higher_order`` shows W4).  On W1's four
+floats the kernel wins (one NumPy call costs ~0.5 µs whatever its size).  Those equations then give
+the NumPy path's bits; the arithmetic around them still fuses.
+
 ``FloorDiv``/``FloorMod`` are left out: their SymPy forms, ``floor(x / y)`` and ``Mod``, are exact
 arithmetic, and rounding ``x / y`` first gives another float answer than ``np.floor_divide``.
 Integer and Bool results are left to NumPy (overflow and division by zero differ).
@@ -67,6 +74,14 @@ ELEMENTWISE = frozenset({
     "Add", "Sub", "Mul", "Div", "Pow", "Maximum", "Minimum", "Neg", "Exp", "Log", "Sqrt", "Square",
     "Abs", "Sign", "Sin", "Cos", "Tanh", "Sigmoid", "Reciprocal", "Floor", "ReLU", "ReluGrad", "ReLU6",
     "ReLU6Grad", "Select", "Cast", "BroadcastTo", "Identity", "StopGradient", "TanhGrad", "SigmoidGrad"})
+
+#: Elementwise primitives NumPy computes with vectorised loops and a kernel with one C library call
+#: per element: left to NumPy on large loops (module docstring).
+VECTORISED_IN_NUMPY = frozenset({"Exp", "Log", "Sin", "Cos", "Tanh", "Sigmoid", "TanhGrad", "SigmoidGrad", "Pow"})
+
+#: ... from this many elements on (NumPy's SIMD tanh costs ~0.5 µs + 1 ns per element, a kernel's
+#: ~20 ns per element: even at ~30 elements; sin and cos, rounded once through float64, ~100).
+NUMPY_LOOP_AT = 256
 
 #: Reductions a cluster may end in (summed in float64 in the same loop).
 REDUCTIONS = {"ReduceSum": "sum", "ReduceMean": "mean"}
@@ -101,12 +116,14 @@ def _data_ok(eq, pos, x) -> bool:
     return kind in _FLOAT
 
 
-def _template(eq):
+def _template(eq, numpy_loop_at):
     """The scalar code of an elementwise equation, or None if it cannot be fused."""
     name = eq.prim.name
     if name not in ELEMENTWISE or eq.multiple or len(eq.outs) != 1 or not getattr(eq.prim, "pure", True):
         return None
     out = eq.outs[0]
+    if numpy_loop_at is not None and name in VECTORISED_IN_NUMPY and int(np.prod(out.shape)) >= numpy_loop_at:
+        return None
     if np.dtype(out.dtype.np_dtype).name not in _FLOAT:
         return None
     static = _STATIC.get(name, ())
@@ -236,10 +253,11 @@ def _label(eqs) -> str:
     return "∘".join(names)
 
 
-def fuse_elementwise(graph: Graph, min_members: int = 2) -> Graph:
+def fuse_elementwise(graph: Graph, min_members: int = 2, numpy_loop_at: int | None = NUMPY_LOOP_AT) -> Graph:
     """The graph with its elementwise clusters replaced by ``Fused`` equations (module docstring);
     the graph itself if there is nothing to fuse.  ``min_members=1`` fuses a lone elementwise
-    equation too (the accuracy harness measures each primitive's fused form that way)."""
+    equation too, and ``numpy_loop_at=None`` every size of transcendental (the accuracy harness
+    measures each primitive's fused form that way)."""
     eqs = graph.equations
     producer = {}                   # var index -> position of the equation computing it
     for i, eq in enumerate(eqs):
@@ -250,7 +268,7 @@ def fuse_elementwise(graph: Graph, min_members: int = 2) -> Graph:
     clusters = []
     readers: dict = {}              # var index -> clusters reading it from outside
     for i, eq in enumerate(eqs):
-        template = _template(eq)
+        template = _template(eq, numpy_loop_at)
         if template is not None:
             templates[i] = template
             _join(i, eq, eq.outs[0].shape, producer, cluster_of, clusters, readers)

@@ -1,0 +1,158 @@
+"""The short way into a compiled graph: a repeated call with the same Tensor signature (issue 28).
+
+A call of a ``jit`` function normally computes its signature (a key per argument, ``_static_key``),
+finds the variant whose guards hold, binds the graph's ``GraphCall`` and rebuilds the output
+structure — ~5 µs of Python before the first kernel runs, as much as 200 elementwise ops on four
+floats take in the fused kernels.  ``value_and_grad(jit(f))(x)`` adds a gradient level: a tape,
+leaf tracers, a node whose rule runs the backward graph, the rule-result check — ~40 µs for a
+graph of two equations.
+
+The function keeps a :class:`FastCall` for the signature it ran last, when that signature is the
+plain common case: every argument a Tensor (no Parameter, no Python value, no tracer), a plain
+function (no Cell, so no training flag in the key), one variant without guards, no Cell attributes
+written.  A call whose arguments have those shapes and dtypes, made with no trace active and nothing
+rewriting ``bind``, goes straight to ``bind(GraphCall, ...)``: the same plan, the same kernels, the
+same bits.  Anything else — a new signature, keywords, a graph being staged, a gradient level — takes
+the general path, which also refreshes the record.
+
+``value_and_grad`` (``autodiff/grad_api.py``) asks :func:`value_and_grad` first for the one-input,
+no-weights, no-``has_aux`` case: with no trace active, no hook on any Tensor and no rule checking
+(``check_nan``, ``check_every_rules``), it runs what the tape would run for that call — the forward
+graph that returns the residuals (``residuals.py``), then the backward graph on them with a ones
+sensitivity — without the tape.  It declines (returns None) for a graph that writes Parameters,
+draws random numbers, returns more than one Tensor or cannot be split; the tape path then runs.
+``tests/graph/test_i28_fast_call.py`` checks both paths give the same bits.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..core.ir import Var
+from ..core.stack import active_traces, bind, rewriters, wrap
+from ..core.tensor import Tensor
+from ..interpreters.rules import checks_every_rule
+from ..primitives.index_operands import CompiledShapeChanged
+from .call import GraphCall, _evaluate_arrays
+from .guards import GuardFailed
+from .tracing import rebuild
+
+__all__ = ["FastCall", "remember", "call", "value_and_grad", "MISS"]
+
+MISS = object()         # the fast path does not apply: take the general one
+
+
+class FastCall:
+    """What a repeated call with the same Tensor signature needs (see the module docstring)."""
+
+    __slots__ = ("types", "entry", "single", "grads")
+
+    def __init__(self, types: tuple, entry):
+        self.types = types              # ((shape, NumPy dtype), ...) of the arguments
+        self.entry = entry              # jit's _Compiled
+        graph = entry.graph
+        self.single = len(graph.outputs) == 1 and graph.out_tree == ("leaf", 0)
+        self.grads = {}                 # argument position -> (forward GraphCall, backward GraphCall) or None
+
+    def matches(self, args) -> bool:
+        types = self.types
+        if len(args) != len(types):
+            return False
+        for a, (shape, dtype) in zip(args, types):
+            if type(a) is not Tensor or a._data.shape != shape or a._data.dtype != dtype:
+                return False
+        return True
+
+
+def _plain(jitted) -> bool:
+    return jitted._instance is None and jitted._key_extra is None
+
+
+def _quiet() -> bool:
+    """No trace active and nothing rewriting ``bind``: a call is evaluated at once."""
+    return not active_traces() and not rewriters()
+
+
+def remember(jitted, args, entry) -> None:
+    """Keep ``entry`` as the fast path of ``jitted`` for calls with the signature of ``args``, if
+    that signature and graph are the plain case (module docstring)."""
+    graph = entry.graph
+    if (not _plain(jitted) or entry.guards is not None or graph.attributes
+            or not all(type(a) is Tensor for a in args)):
+        return
+    record = jitted._fast
+    if record is not None and record.entry is entry:
+        return
+    jitted._fast = FastCall(tuple((a._data.shape, a._data.dtype) for a in args), entry)
+
+
+def call(jitted, args):
+    """``jitted(*args)`` by the short way, or :data:`MISS`."""
+    record = jitted._fast
+    if record is None or not record.matches(args) or not _quiet():
+        return MISS
+    entry = record.entry
+    jitted._streak = 0
+    try:
+        out = bind(entry.call, *args, *entry.graph.implicit)
+    except (CompiledShapeChanged, GuardFailed):
+        return MISS                     # the general path compiles again for these values
+    if record.single:
+        return out
+    graph = entry.graph
+    return rebuild(graph.out_tree, list(out if len(graph.outputs) != 1 else (out,)))
+
+
+def value_and_grad(jitted, args, position: int):
+    """``(value, gradient of argument position)`` of ``jitted(*args)`` without the tape, or None
+    where the tape is needed (module docstring)."""
+    if not _quiet() or checks_every_rule() or not _plain(jitted) or not all(type(a) is Tensor for a in args):
+        return None
+    record = jitted._fast
+    if record is None or not record.matches(args):
+        remember(jitted, args, jitted._compiled(args, called=True))
+        record = jitted._fast
+        if record is None or not record.matches(args):
+            return None
+    pair = record.grads.get(position, MISS)
+    if pair is MISS:
+        pair = record.grads[position] = _gradient_calls(record, args, position)
+    if pair is None:
+        return None
+    forward, backward = pair
+    primals = (*args, *record.entry.graph.implicit)
+    try:
+        flat = _evaluate_arrays(forward, primals)
+        flat = flat if isinstance(flat, tuple) else (flat,)
+    except (CompiledShapeChanged, GuardFailed):
+        return None
+    value, residuals = flat[0], flat[1:]
+    grads = _evaluate_arrays(backward, (*residuals, np.ones_like(value)))
+    grad = grads[0] if isinstance(grads, tuple) else grads
+    return wrap(value), wrap(grad)
+
+
+def _gradient_calls(record, args, position):
+    """``(forward, backward)`` GraphCalls for the gradient of argument ``position``, the ones the
+    tape's node would run (``call.GraphCall.record_node``, ``call.ResidualRule.bprop``); None where
+    the fast path declines."""
+    entry = record.entry
+    graph = entry.graph
+    x = args[position]
+    if (entry.random or graph.effects or not record.single or not np.issubdtype(x._data.dtype, np.floating)
+            or not isinstance(graph.outputs[0], Var)):
+        return None
+    split_entry = entry.call._split_entry((position,))
+    if split_entry is None:
+        return None
+    forward, split = split_entry
+    if split.n_outputs != 1:
+        return None
+    key = ("residuals", split.positions, (position,))
+    if key not in entry.call._backward:
+        entry.call._backward[key] = GraphCall(split.backward_for((position,)))
+    backward = entry.call._backward[key]
+    out = backward.graph.outputs
+    # the tape checks the rule's result against the input's shape: a graph that would fail it goes there
+    if len(out) != 1 or not isinstance(out[0], Var) or out[0].shape != x.shape or out[0].dtype != x.dtype:
+        return None
+    return forward, backward
