@@ -19,7 +19,7 @@ the general path, which also refreshes the record.
 no-weights, no-``has_aux`` case: with no trace active, no hook on any Tensor and no rule checking
 (``check_nan``, ``check_every_rules``), it runs what the tape would run for that call — the forward
 graph that returns the residuals (``residuals.py``), then the backward graph on them with a ones
-sensitivity — without the tape.  It declines (returns None) for a graph that writes Parameters,
+sensitivity — without the tape, as one graph (``_joint_call``): the residuals never leave it.  It declines (returns None) for a graph that writes Parameters,
 draws random numbers, returns more than one Tensor or cannot be split; the tape path then runs.
 ``tests/graph/test_i28_fast_call.py`` checks both paths give the same bits.
 """
@@ -27,13 +27,15 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core.ir import Var
+from ..core.ir import Graph, Literal, Var
 from ..core.stack import active_traces, bind, rewriters, wrap
 from ..core.tensor import Tensor
 from ..interpreters.rules import checks_every_rule
 from ..primitives.index_operands import CompiledShapeChanged
 from .call import GraphCall, _evaluate_arrays
 from .guards import GuardFailed
+from .passes import optimize
+from .rewriting import rewritten
 from .tracing import rebuild
 
 __all__ = ["FastCall", "remember", "call", "value_and_grad", "MISS"]
@@ -51,7 +53,7 @@ class FastCall:
         self.entry = entry              # jit's _Compiled
         graph = entry.graph
         self.single = len(graph.outputs) == 1 and graph.out_tree == ("leaf", 0)
-        self.grads = {}                 # argument position -> (forward GraphCall, backward GraphCall) or None
+        self.grads = {}                 # argument position -> GraphCall of (value, gradient), or None
 
     def matches(self, args) -> bool:
         types = self.types
@@ -113,28 +115,31 @@ def value_and_grad(jitted, args, position: int):
         record = jitted._fast
         if record is None or not record.matches(args):
             return None
-    pair = record.grads.get(position, MISS)
-    if pair is MISS:
-        pair = record.grads[position] = _gradient_calls(record, args, position)
-    if pair is None:
+    joint = record.grads.get(position, MISS)
+    if joint is MISS:
+        joint = record.grads[position] = _joint_call(record, args, position)
+    if joint is None:
         return None
-    forward, backward = pair
-    primals = (*args, *record.entry.graph.implicit)
     try:
-        flat = _evaluate_arrays(forward, primals)
-        flat = flat if isinstance(flat, tuple) else (flat,)
+        value, grad = _evaluate_arrays(joint, (*args, *record.entry.graph.implicit))
     except (CompiledShapeChanged, GuardFailed):
         return None
-    value, residuals = flat[0], flat[1:]
-    grads = _evaluate_arrays(backward, (*residuals, np.ones_like(value)))
-    grad = grads[0] if isinstance(grads, tuple) else grads
     return wrap(value), wrap(grad)
 
 
-def _gradient_calls(record, args, position):
-    """``(forward, backward)`` GraphCalls for the gradient of argument ``position``, the ones the
-    tape's node would run (``call.GraphCall.record_node``, ``call.ResidualRule.bprop``); None where
-    the fast path declines."""
+def _joint_call(record, args, position):
+    """A ``GraphCall`` of ``inputs -> (value, gradient of input position)``, or None where the fast
+    path declines.
+
+    Made of the two graphs the tape's node would run (``call.GraphCall.record_node`` and
+    ``call.ResidualRule.bprop``): the forward graph that returns the residuals, then the backward
+    graph with its cotangent the ones the tape would seed.  The residual Vars have one name in both
+    (``residuals.py``), so the backward equations follow the forward ones as they are.  The passes
+    that are exact (folding the ones, dropping ``x * 1``, CSE, dead code; not the derivative
+    sharing, which rounds differently) then tidy it; one graph means one plan, and with the fast
+    path on, fused kernels that keep the residuals in registers instead of passing ~80 arrays from
+    one graph to the other (W1).
+    """
     entry = record.entry
     graph = entry.graph
     x = args[position]
@@ -142,17 +147,19 @@ def _gradient_calls(record, args, position):
             or not isinstance(graph.outputs[0], Var)):
         return None
     split_entry = entry.call._split_entry((position,))
-    if split_entry is None:
+    if split_entry is None or split_entry[1].n_outputs != 1:
         return None
-    forward, split = split_entry
-    if split.n_outputs != 1:
-        return None
-    key = ("residuals", split.positions, (position,))
-    if key not in entry.call._backward:
-        entry.call._backward[key] = GraphCall(split.backward_for((position,)))
-    backward = entry.call._backward[key]
-    out = backward.graph.outputs
+    split = split_entry[1]
+    forward, backward = split.forward, split.backward_for((position,))
+    out = backward.outputs
     # the tape checks the rule's result against the input's shape: a graph that would fail it goes there
     if len(out) != 1 or not isinstance(out[0], Var) or out[0].shape != x.shape or out[0].dtype != x.dtype:
         return None
-    return forward, backward
+    value = forward.outputs[0]
+    (cotangent,) = backward.inputs[split.n_residuals:]
+    ones = Literal(Tensor._make(np.ones(value.shape, value.dtype.np_dtype)))
+    joint = Graph(f"{graph.name}_value_and_grad", forward.inputs, forward.equations + backward.equations,
+                  [value, out[0]], ("tuple", [("leaf", 0), ("leaf", 1)]), forward.implicit, [],
+                  forward.n_explicit)
+    joint = rewritten(joint, joint.equations, {cotangent.index: ones}, "", 0)
+    return GraphCall(optimize(joint, share_derivatives=False))

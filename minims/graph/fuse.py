@@ -86,8 +86,11 @@ NUMPY_LOOP_AT = 256
 #: Reductions a cluster may end in (summed in float64 in the same loop).
 REDUCTIONS = {"ReduceSum": "sum", "ReduceMean": "mean"}
 
-#: The budget of one kernel: at most this many member equations ...
-MAX_STEPS = 128
+#: The budget of one kernel: at most this many member equations ...  (128 until issue 28: W1's
+#: compiled value and gradient, ~400 equations, then ran as four kernels passing ~80 residual
+#: arrays from one to the next; as one loop they stay in registers, 2-3x faster, and one kernel of
+#: 400 equations compiled no slower than four of 100.)
+MAX_STEPS = 512
 #: ... and at most this many arguments (array and number inputs, outputs or their blocks).
 #: Numba's compile time grows linearly with the equations but faster than linearly with the
 #: arguments (module docstring); a longer chain becomes several kernels, one after the other.
@@ -258,6 +261,7 @@ def fuse_elementwise(graph: Graph, min_members: int = 2, numpy_loop_at: int | No
     the graph itself if there is nothing to fuse.  ``min_members=1`` fuses a lone elementwise
     equation too, and ``numpy_loop_at=None`` every size of transcendental (the accuracy harness
     measures each primitive's fused form that way)."""
+    original, graph = graph, _numpy_first(graph, numpy_loop_at)
     eqs = graph.equations
     producer = {}                   # var index -> position of the equation computing it
     for i, eq in enumerate(eqs):
@@ -291,7 +295,7 @@ def fuse_elementwise(graph: Graph, min_members: int = 2, numpy_loop_at: int | No
             cluster_of[m] = k
     fused = [k for k in kernels if len(k.members) >= min_members]
     if not fused:
-        return graph
+        return original
     used_outside = _uses_outside(graph, cluster_of)        # now with the values passed between kernels
     replaced = {k.first: _fused_equation(graph, k, templates, producer, used_outside) for k in fused}
     kept = []
@@ -303,6 +307,42 @@ def fuse_elementwise(graph: Graph, min_members: int = 2, numpy_loop_at: int | No
             kept.append(replaced[i])
     g = graph.copy()
     g.equations = kept
+    return g
+
+
+def _numpy_first(graph: Graph, numpy_loop_at) -> Graph:
+    """``graph`` with each pure equation that will not fuse moved up to just after the last equation
+    it reads from (or to the top).
+
+    A cluster takes an equation only if its outside operands were computed before the cluster's
+    first member; W4's ``Mul(tanh x, -2)`` came before ``TanhGrad(x, 1)``, which stays NumPy, and the
+    products of both could not join one kernel.  Computed first, the NumPy values are ready for one
+    cluster.  Only the order changes (the same equations on the same inputs); effects, random draws
+    and reductions keep their places."""
+    eqs = graph.equations
+    anchor: dict = {}               # var index -> the kept equation after which it exists (-1: inputs)
+    after: dict = {}                # kept position -> the moved equations that follow it
+    kept, moved = [], 0
+    for i, eq in enumerate(eqs):
+        movable = (not eq.multiple and getattr(eq.prim, "pure", True) and not getattr(eq.prim, "has_effect", False)
+                   and _template(eq, numpy_loop_at) is None and _reduction(eq) is None)
+        if movable:
+            at = max((anchor.get(a.index, -1) for a in eq.ins if isinstance(a, Var)), default=-1)
+            moved += at < (kept[-1] if kept else -1)
+            after.setdefault(at, []).append(eq)
+        else:
+            at = i
+            kept.append(i)
+        for v in eq.outs:
+            anchor[v.index] = at
+    if not moved:
+        return graph
+    order = list(after.get(-1, ()))
+    for i in kept:
+        order.append(eqs[i])
+        order.extend(after.get(i, ()))
+    g = graph.copy()
+    g.equations = order
     return g
 
 
