@@ -88,6 +88,16 @@ def test_value_and_grad_of_jit_without_the_tape_gives_pynative_bits():
     np.testing.assert_array_equal(bits(value.asnumpy()), bits(want_value.asnumpy()))
     np.testing.assert_array_equal(bits(grad.asnumpy()), bits(want_grad.asnumpy()))
     np.testing.assert_array_equal(bits(ms.grad(jitted)(x).asnumpy()), bits(want_grad.asnumpy()))
+    w = ms.Parameter(Tensor(np.array([1.5, -2.0, 0.25, 1.0], np.float32)), name="w")
+
+    def reads_w(v):                     # w is an implicit input of the graph, read at every call
+        return (ops.sin(v * w) * w).sum()
+    compiled = ms.value_and_grad(ms.jit(reads_w))
+    for data in ([1.5, -2.0, 0.25, 1.0], [2.0, 1.0, 0.5, -3.0]):
+        w.set_data(Tensor(np.array(data, np.float32)))
+        got, want = compiled(x), ms.value_and_grad(reads_w)(x)
+        for g, t in zip(got, want):
+            np.testing.assert_array_equal(bits(g.asnumpy()), bits(t.asnumpy()))
 
 
 def test_value_and_grad_of_jit_leaves_hooks_check_nan_and_parameter_writes_to_the_tape():
