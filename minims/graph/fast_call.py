@@ -84,7 +84,9 @@ def remember(jitted, args, entry) -> None:
     record = jitted._fast
     if record is not None and record.entry is entry:
         return
-    jitted._fast = FastCall(tuple((a._data.shape, a._data.dtype) for a in args), entry)
+    if entry.fast is None:              # kept with the entry: signatures that alternate keep their graphs
+        entry.fast = FastCall(tuple((a._data.shape, a._data.dtype) for a in args), entry)
+    jitted._fast = entry.fast
 
 
 def call(jitted, args):

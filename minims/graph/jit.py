@@ -84,10 +84,11 @@ def _static_key(value):
 
 
 class _Compiled:
-    __slots__ = ("raw", "graph", "call", "random", "guards")
+    __slots__ = ("raw", "graph", "call", "random", "guards", "fast")
 
     def __init__(self, raw, graph):
         self.raw, self.graph, self.call = raw, graph, GraphCall(graph)
+        self.fast = None                    # its fast_call.FastCall, made on the first plain call
         # a random draw (Dropout) inside: its gradient must see this run's draw, not a new one
         self.random = any(not getattr(eq.prim, "pure", True) for eq in graph.equations)
         self.guards = guard_plan(graph)     # None, or how to check the values it was traced for

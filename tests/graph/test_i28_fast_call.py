@@ -88,6 +88,12 @@ def test_value_and_grad_of_jit_without_the_tape_gives_pynative_bits():
     np.testing.assert_array_equal(bits(value.asnumpy()), bits(want_value.asnumpy()))
     np.testing.assert_array_equal(bits(grad.asnumpy()), bits(want_grad.asnumpy()))
     np.testing.assert_array_equal(bits(ms.grad(jitted)(x).asnumpy()), bits(want_grad.asnumpy()))
+    y = Tensor(np.full((2, 4), 0.5, np.float32))            # alternating signatures keep their graphs
+    compiled(y)
+    joint = jitted._fast.grads[0]
+    compiled(x)
+    compiled(y)
+    assert jitted._fast.grads[0] is joint and jitted.traces == 2
     w = ms.Parameter(Tensor(np.array([1.5, -2.0, 0.25, 1.0], np.float32)), name="w")
 
     def reads_w(v):                     # w is an implicit input of the graph, read at every call
