@@ -7,21 +7,23 @@ floats take in the fused kernels.  ``value_and_grad(jit(f))(x)`` adds a gradient
 leaf tracers, a node whose rule runs the backward graph, the rule-result check — ~40 µs for a
 graph of two equations.
 
-The function keeps a :class:`FastCall` for the signature it ran last, when that signature is the
-plain common case: every argument a Tensor (no Parameter, no Python value, no tracer), a plain
-function (no Cell, so no training flag in the key), one variant without guards, no Cell attributes
-written.  A call whose arguments have those shapes and dtypes, made with no trace active and nothing
-rewriting ``bind``, goes straight to ``bind(GraphCall, ...)``: the same plan, the same kernels, the
-same bits.  Anything else — a new signature, keywords, a graph being staged, a gradient level — takes
-the general path, which also refreshes the record.
+The function keeps the compiled entry of the signature it ran last (its :class:`FastCall` lives
+with the entry, so signatures that alternate keep theirs), when that signature is the plain case:
+every argument a Tensor (no Parameter, no Python value, no tracer), a plain function (no Cell, so
+no training flag in the key), one variant without guards, no Cell attributes written.  A call whose
+arguments have those shapes and dtypes, made with no trace active and nothing rewriting ``bind``,
+goes straight to ``bind(GraphCall, ...)``: the same plan, the same kernels, the same bits.
+Anything else — a new signature, keywords, a graph being staged, a gradient level — takes the
+general path, which also refreshes the entry kept.
 
 ``value_and_grad`` (``autodiff/grad_api.py``) asks :func:`value_and_grad` first for the one-input,
 no-weights, no-``has_aux`` case: with no trace active, no hook on any Tensor and no rule checking
 (``check_nan``, ``check_every_rules``), it runs what the tape would run for that call — the forward
 graph that returns the residuals (``residuals.py``), then the backward graph on them with a ones
-sensitivity — without the tape, as one graph (``_joint_call``): the residuals never leave it.  It declines (returns None) for a graph that writes Parameters,
-draws random numbers, returns more than one Tensor or cannot be split; the tape path then runs.
-``tests/graph/test_i28_fast_call.py`` checks both paths give the same bits.
+sensitivity — without the tape, as one graph (``_joint_call``): the residuals never leave it.  It
+declines (returns None) for a graph that writes Parameters, draws random numbers, returns more
+than one Tensor or cannot be split; the tape path then runs.  ``tests/graph/test_i28_fast_call.py``
+checks both paths give the same bits.
 """
 from __future__ import annotations
 
@@ -46,12 +48,10 @@ MISS = object()         # the fast path does not apply: take the general one
 class FastCall:
     """What a repeated call with the same Tensor signature needs (see the module docstring)."""
 
-    __slots__ = ("types", "entry", "single", "grads")
+    __slots__ = ("types", "single", "grads")
 
-    def __init__(self, types: tuple, entry):
+    def __init__(self, types: tuple, graph):
         self.types = types              # ((shape, NumPy dtype), ...) of the arguments
-        self.entry = entry              # jit's _Compiled
-        graph = entry.graph
         self.single = len(graph.outputs) == 1 and graph.out_tree == ("leaf", 0)
         self.grads = {}                 # argument position -> GraphCall of (value, gradient), or None
 
@@ -81,26 +81,24 @@ def remember(jitted, args, entry) -> None:
     if (not _plain(jitted) or entry.guards is not None or graph.attributes
             or not all(type(a) is Tensor for a in args)):
         return
-    record = jitted._fast
-    if record is not None and record.entry is entry:
+    if jitted._fast is entry:
         return
     if entry.fast is None:              # kept with the entry: signatures that alternate keep their graphs
-        entry.fast = FastCall(tuple((a._data.shape, a._data.dtype) for a in args), entry)
-    jitted._fast = entry.fast
+        entry.fast = FastCall(tuple((a._data.shape, a._data.dtype) for a in args), graph)
+    jitted._fast = entry
 
 
 def call(jitted, args):
     """``jitted(*args)`` by the short way, or :data:`MISS`."""
-    record = jitted._fast
-    if record is None or not record.matches(args) or not _quiet():
+    entry = jitted._fast
+    if entry is None or not entry.fast.matches(args) or not _quiet():
         return MISS
-    entry = record.entry
     jitted._streak = 0
     try:
         out = bind(entry.call, *args, *entry.graph.implicit)
     except (CompiledShapeChanged, GuardFailed):
         return MISS                     # the general path compiles again for these values
-    if record.single:
+    if entry.fast.single:
         return out
     graph = entry.graph
     return rebuild(graph.out_tree, list(out if len(graph.outputs) != 1 else (out,)))
@@ -111,25 +109,26 @@ def value_and_grad(jitted, args, position: int):
     where the tape is needed (module docstring)."""
     if not _quiet() or checks_every_rule() or not _plain(jitted) or not all(type(a) is Tensor for a in args):
         return None
-    record = jitted._fast
-    if record is None or not record.matches(args):
+    entry = jitted._fast
+    if entry is None or not entry.fast.matches(args):
         remember(jitted, args, jitted._compiled(args, called=True))
-        record = jitted._fast
-        if record is None or not record.matches(args):
+        entry = jitted._fast
+        if entry is None or not entry.fast.matches(args):
             return None
-    joint = record.grads.get(position, MISS)
+    grads = entry.fast.grads
+    joint = grads.get(position, MISS)
     if joint is MISS:
-        joint = record.grads[position] = _joint_call(record, args, position)
+        joint = grads[position] = _joint_call(entry, args, position)
     if joint is None:
         return None
     try:
-        value, grad = _evaluate_arrays(joint, (*args, *record.entry.graph.implicit))
+        value, grad = _evaluate_arrays(joint, (*args, *entry.graph.implicit))
     except (CompiledShapeChanged, GuardFailed):
         return None
     return wrap(value), wrap(grad)
 
 
-def _joint_call(record, args, position):
+def _joint_call(entry, args, position):
     """A ``GraphCall`` of ``inputs -> (value, gradient of input position)``, or None where the fast
     path declines.
 
@@ -142,10 +141,9 @@ def _joint_call(record, args, position):
     path on, fused kernels that keep the residuals in registers instead of passing ~80 arrays from
     one graph to the other (W1).
     """
-    entry = record.entry
     graph = entry.graph
     x = args[position]
-    if (entry.random or graph.effects or not record.single or not np.issubdtype(x._data.dtype, np.floating)
+    if (entry.random or graph.effects or not entry.fast.single or not np.issubdtype(x._data.dtype, np.floating)
             or not isinstance(graph.outputs[0], Var)):
         return None
     split_entry = entry.call._split_entry((position,))

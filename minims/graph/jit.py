@@ -118,7 +118,7 @@ class JitFunction:
         self._warned_variants = False
         self._key_extra = None          # e.g. a Cell's training flag, for compiled Cell calls
         self._with_keywords = {}        # (number of positional arguments, keywords) -> its JitFunction
-        self._fast = None               # fast_call.FastCall: the short way for the last plain signature
+        self._fast = None               # the _Compiled of the last plain signature (fast_call.py)
         # name and docstring only: copying __dict__ too would pour a Cell's attributes into this object
         functools.update_wrapper(self, fn, updated=())
         if instance is not None:
@@ -216,7 +216,7 @@ class JitFunction:
         variants = self._cache.get(self._signature(args), [])
         if entry in variants:
             variants.remove(entry)
-        if self._fast is not None and self._fast.entry is entry:
+        if self._fast is entry:
             self._fast = None
 
     def _variants_message(self, entry, count: int) -> str:

@@ -90,10 +90,10 @@ def test_value_and_grad_of_jit_without_the_tape_gives_pynative_bits():
     np.testing.assert_array_equal(bits(ms.grad(jitted)(x).asnumpy()), bits(want_grad.asnumpy()))
     y = Tensor(np.full((2, 4), 0.5, np.float32))            # alternating signatures keep their graphs
     compiled(y)
-    joint = jitted._fast.grads[0]
+    joint = jitted._fast.fast.grads[0]
     compiled(x)
     compiled(y)
-    assert jitted._fast.grads[0] is joint and jitted.traces == 2
+    assert jitted._fast.fast.grads[0] is joint and jitted.traces == 2
     w = ms.Parameter(Tensor(np.array([1.5, -2.0, 0.25, 1.0], np.float32)), name="w")
 
     def reads_w(v):                     # w is an implicit input of the graph, read at every call
@@ -179,7 +179,7 @@ def test_value_and_grad_of_a_jitted_chain_of_200_ops_is_one_fused_loop():
     jitted = ms.jit(w1)
     ms.set_context(fast_path=True)
     value, grad = ms.value_and_grad(jitted)(x)
-    joint = jitted._fast.grads[0]
+    joint = jitted._fast.fast.grads[0]
     kernels = [eq for eq in joint.plan.fused_plan.graph.equations if isinstance(eq.prim, Fused)]
     assert len(kernels) == 1 and len(joint.plan.fused_plan.graph.equations) == 1, \
         [eq.prim.name for eq in joint.plan.fused_plan.graph.equations]
