@@ -12,7 +12,7 @@ with the entry, so signatures that alternate keep theirs), when that signature i
 every argument a Tensor (no Parameter, no Python value, no tracer), a plain function (no Cell, so
 no training flag in the key), one variant without guards, no Cell attributes written.  A call whose
 arguments have those shapes and dtypes, made with no trace active and nothing rewriting ``bind``,
-goes straight to ``bind(GraphCall, ...)``: the same plan, the same kernels, the same bits.
+goes straight to the graph's plan (as the evaluator would run its ``GraphCall``): the same plan, the same kernels, the same bits.
 Anything else — a new signature, keywords, a graph being staged, a gradient level — takes the
 general path, which also refreshes the entry kept.
 
@@ -30,11 +30,11 @@ from __future__ import annotations
 import numpy as np
 
 from ..core.ir import Graph, Literal, Var
-from ..core.stack import active_traces, bind, rewriters, wrap
+from ..core.stack import NUMPY_FAILURES, MinimsError, active_traces, array_of, evaluate, evaluator, rewriters
 from ..core.tensor import Tensor
 from ..interpreters.rules import checks_every_rule
 from ..primitives.index_operands import CompiledShapeChanged
-from .call import GraphCall, _evaluate_arrays
+from .call import GraphCall
 from .guards import GuardFailed
 from .passes import optimize
 from .rewriting import rewritten
@@ -60,7 +60,9 @@ class FastCall:
         if len(args) != len(types):
             return False
         for a, (shape, dtype) in zip(args, types):
-            if type(a) is not Tensor or a._data.shape != shape or a._data.dtype != dtype:
+            # ``is``: NumPy's dtype objects of the built-in types are shared, and comparing them
+            # with ``!=`` costs more than the rest of the check (an equal, other object only misses)
+            if type(a) is not Tensor or a._data.dtype is not dtype or a._data.shape != shape:
                 return False
         return True
 
@@ -70,8 +72,8 @@ def _plain(jitted) -> bool:
 
 
 def _quiet() -> bool:
-    """No trace active and nothing rewriting ``bind``: a call is evaluated at once."""
-    return not active_traces() and not rewriters()
+    """No trace active, nothing rewriting ``bind`` and the plain evaluator: a call is evaluated at once."""
+    return not active_traces() and not rewriters() and evaluator() is evaluate
 
 
 def remember(jitted, args, entry) -> None:
@@ -95,13 +97,26 @@ def call(jitted, args):
         return MISS
     jitted._streak = 0
     try:
-        out = bind(entry.call, *args, *entry.graph.implicit)
+        outs = _run(entry.call, args, entry.graph.implicit)
     except (CompiledShapeChanged, GuardFailed):
         return MISS                     # the general path compiles again for these values
     if entry.fast.single:
-        return out
-    graph = entry.graph
-    return rebuild(graph.out_tree, list(out if len(graph.outputs) != 1 else (out,)))
+        return Tensor._make(outs[0])
+    return rebuild(entry.graph.out_tree, [Tensor._make(o) for o in outs])
+
+
+def _run(graph_call, args, implicit) -> list:
+    """The plan of ``graph_call`` on the arguments' arrays, as the evaluator runs a primitive
+    (``core.stack.evaluate``: a NumPy error becomes the primitive's own), its arrays not wrapped."""
+    arrays = [a._data for a in args]
+    if implicit:
+        arrays += [array_of(p) for p in implicit]
+    try:
+        return graph_call.plan.run(arrays)
+    except MinimsError:
+        raise
+    except NUMPY_FAILURES as exc:
+        raise graph_call.failure(exc, (*args, *implicit)) from None
 
 
 def value_and_grad(jitted, args, position: int):
@@ -122,10 +137,10 @@ def value_and_grad(jitted, args, position: int):
     if joint is None:
         return None
     try:
-        value, grad = _evaluate_arrays(joint, (*args, *entry.graph.implicit))
+        value, grad = _run(joint, args, entry.graph.implicit)
     except (CompiledShapeChanged, GuardFailed):
         return None
-    return wrap(value), wrap(grad)
+    return Tensor._make(value), Tensor._make(grad)
 
 
 def _joint_call(entry, args, position):
