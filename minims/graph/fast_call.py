@@ -171,6 +171,8 @@ def _joint_call(entry, args, position):
     if len(out) != 1 or not isinstance(out[0], Var) or out[0].shape != x.shape or out[0].dtype != x.dtype:
         return None
     value = forward.outputs[0]
+    if not isinstance(value, Var):
+        return None
     (cotangent,) = backward.inputs[split.n_residuals:]
     ones = Literal(Tensor._make(np.ones(value.shape, value.dtype.np_dtype)))
     joint = Graph(f"{graph.name}_value_and_grad", forward.inputs, forward.equations + backward.equations,
