@@ -421,7 +421,21 @@ def _grad_impl(fn, grad_position, weights, has_aux, return_ids, with_value, wher
     grad_fn.__name__ = f"grad_{getattr(fn, '__name__', type(fn).__name__)}"
     grad_fn.minims_rewrap = (fn, functools.partial(_over, (grad_position, weights, has_aux, return_ids,
                                                           with_value, where)))
-    return grad_fn
+    compiled = getattr(fn, "fast_value_and_grad", None) if plain and not has_aux else None
+    return grad_fn if compiled is None else _tape_free_first(grad_fn, compiled, grad_position, with_value)
+
+
+def _tape_free_first(grad_fn, compiled, position, with_value):
+    """``grad_fn`` of a compiled function: its gradient without the tape where it can
+    (``minims/graph/fast_call.py``; None from ``compiled``: the tape's way)."""
+    @functools.wraps(grad_fn)
+    def first(*args, **kwargs):
+        if not kwargs and not hooked and 0 <= position < len(args):
+            fast = compiled(args, position)
+            if fast is not None:
+                return fast if with_value else fast[1]
+        return grad_fn(*args, **kwargs)
+    return first
 
 
 def _over(options, fn):

@@ -45,6 +45,13 @@ graph does not (a later process loads the kernels from Numba's disk cache).  Arg
 as the kernel takes them: stored outputs of a small loop share one block per dtype.
 ``python -m benchmarks.fusion_compile`` measures it.
 
+Transcendental functions (:data:`VECTORISED_IN_NUMPY`) stay with NumPy on loops of
+:data:`NUMPY_LOOP_AT` elements or more: the kernel calls the C library once per element (~15-30 ns
+for tanh, sin, cosh), where NumPy's own loops are vectorised (float32 tanh of 1,000 elements: 0.8 µs
+in NumPy, 22 µs in a Numba loop; ``python -m benchmarks.higher_order`` shows W4).  On W1's four
+floats the kernel wins (one NumPy call costs ~0.5 µs whatever its size).  Those equations then give
+the NumPy path's bits; the arithmetic around them still fuses.
+
 ``FloorDiv``/``FloorMod`` are left out: their SymPy forms, ``floor(x / y)`` and ``Mod``, are exact
 arithmetic, and rounding ``x / y`` first gives another float answer than ``np.floor_divide``.
 Integer and Bool results are left to NumPy (overflow and division by zero differ).
@@ -68,11 +75,22 @@ ELEMENTWISE = frozenset({
     "Abs", "Sign", "Sin", "Cos", "Tanh", "Sigmoid", "Reciprocal", "Floor", "ReLU", "ReluGrad", "ReLU6",
     "ReLU6Grad", "Select", "Cast", "BroadcastTo", "Identity", "StopGradient", "TanhGrad", "SigmoidGrad"})
 
+#: Elementwise primitives NumPy computes with vectorised loops and a kernel with one C library call
+#: per element: left to NumPy on large loops (module docstring).
+VECTORISED_IN_NUMPY = frozenset({"Exp", "Log", "Sin", "Cos", "Tanh", "Sigmoid", "TanhGrad", "SigmoidGrad", "Pow"})
+
+#: ... from this many elements on (NumPy's SIMD tanh costs ~0.5 µs + 1 ns per element, a kernel's
+#: ~20 ns per element: even at ~30 elements; sin and cos, rounded once through float64, ~100).
+NUMPY_LOOP_AT = 256
+
 #: Reductions a cluster may end in (summed in float64 in the same loop).
 REDUCTIONS = {"ReduceSum": "sum", "ReduceMean": "mean"}
 
-#: The budget of one kernel: at most this many member equations ...
-MAX_STEPS = 128
+#: The budget of one kernel: at most this many member equations ...  (128 until issue 28: W1's
+#: compiled value and gradient, ~400 equations, then ran as four kernels passing ~80 residual
+#: arrays from one to the next; as one loop they stay in registers, 2-3x faster, and one kernel of
+#: 400 equations compiled no slower than four of 100.)
+MAX_STEPS = 512
 #: ... and at most this many arguments (array and number inputs, outputs or their blocks).
 #: Numba's compile time grows linearly with the equations but faster than linearly with the
 #: arguments (module docstring); a longer chain becomes several kernels, one after the other.
@@ -101,12 +119,14 @@ def _data_ok(eq, pos, x) -> bool:
     return kind in _FLOAT
 
 
-def _template(eq):
+def _template(eq, numpy_loop_at):
     """The scalar code of an elementwise equation, or None if it cannot be fused."""
     name = eq.prim.name
     if name not in ELEMENTWISE or eq.multiple or len(eq.outs) != 1 or not getattr(eq.prim, "pure", True):
         return None
     out = eq.outs[0]
+    if numpy_loop_at is not None and name in VECTORISED_IN_NUMPY and int(np.prod(out.shape)) >= numpy_loop_at:
+        return None
     if np.dtype(out.dtype.np_dtype).name not in _FLOAT:
         return None
     static = _STATIC.get(name, ())
@@ -236,10 +256,12 @@ def _label(eqs) -> str:
     return "∘".join(names)
 
 
-def fuse_elementwise(graph: Graph, min_members: int = 2) -> Graph:
+def fuse_elementwise(graph: Graph, min_members: int = 2, numpy_loop_at: int | None = NUMPY_LOOP_AT) -> Graph:
     """The graph with its elementwise clusters replaced by ``Fused`` equations (module docstring);
     the graph itself if there is nothing to fuse.  ``min_members=1`` fuses a lone elementwise
-    equation too (the accuracy harness measures each primitive's fused form that way)."""
+    equation too, and ``numpy_loop_at=None`` every size of transcendental (the accuracy harness
+    measures each primitive's fused form that way)."""
+    original, graph = graph, _numpy_first(graph, numpy_loop_at)
     eqs = graph.equations
     producer = {}                   # var index -> position of the equation computing it
     for i, eq in enumerate(eqs):
@@ -250,7 +272,7 @@ def fuse_elementwise(graph: Graph, min_members: int = 2) -> Graph:
     clusters = []
     readers: dict = {}              # var index -> clusters reading it from outside
     for i, eq in enumerate(eqs):
-        template = _template(eq)
+        template = _template(eq, numpy_loop_at)
         if template is not None:
             templates[i] = template
             _join(i, eq, eq.outs[0].shape, producer, cluster_of, clusters, readers)
@@ -273,7 +295,7 @@ def fuse_elementwise(graph: Graph, min_members: int = 2) -> Graph:
             cluster_of[m] = k
     fused = [k for k in kernels if len(k.members) >= min_members]
     if not fused:
-        return graph
+        return original
     used_outside = _uses_outside(graph, cluster_of)        # now with the values passed between kernels
     replaced = {k.first: _fused_equation(graph, k, templates, producer, used_outside) for k in fused}
     kept = []
@@ -285,6 +307,42 @@ def fuse_elementwise(graph: Graph, min_members: int = 2) -> Graph:
             kept.append(replaced[i])
     g = graph.copy()
     g.equations = kept
+    return g
+
+
+def _numpy_first(graph: Graph, numpy_loop_at) -> Graph:
+    """``graph`` with each pure equation that will not fuse moved up to just after the last equation
+    it reads from (or to the top).
+
+    A cluster takes an equation only if its outside operands were computed before the cluster's
+    first member; W4's ``Mul(tanh x, -2)`` came before ``TanhGrad(x, 1)``, which stays NumPy, and the
+    products of both could not join one kernel.  Computed first, the NumPy values are ready for one
+    cluster.  Only the order changes (the same equations on the same inputs); effects, random draws
+    and reductions keep their places."""
+    eqs = graph.equations
+    anchor: dict = {}               # var index -> the kept equation after which it exists (-1: inputs)
+    after: dict = {}                # kept position -> the moved equations that follow it
+    kept, moved = [], 0
+    for i, eq in enumerate(eqs):
+        movable = (not eq.multiple and getattr(eq.prim, "pure", True) and not getattr(eq.prim, "has_effect", False)
+                   and _template(eq, numpy_loop_at) is None and _reduction(eq) is None)
+        if movable:
+            at = max((anchor.get(a.index, -1) for a in eq.ins if isinstance(a, Var)), default=-1)
+            moved += at < (kept[-1] if kept else -1)
+            after.setdefault(at, []).append(eq)
+        else:
+            at = i
+            kept.append(i)
+        for v in eq.outs:
+            anchor[v.index] = at
+    if not moved:
+        return graph
+    order = list(after.get(-1, ()))
+    for i in kept:
+        order.append(eqs[i])
+        order.extend(after.get(i, ()))
+    g = graph.copy()
+    g.equations = order
     return g
 
 

@@ -42,7 +42,7 @@ from .call import GraphCall, backward_graph, interpret
 from .passes import optimize
 from .residuals import ResidualSplit
 from .jit_options import check_jit_options
-from . import conversion
+from . import conversion, fast_call
 from .guards import GuardFailed, describe_guards, guard_plan, guards_hold, known_array
 from .tracing import StaticGraphError, is_explicit_input, rebuild, trace_to_graph, user_stacklevel
 from ..tensors.lending import current_value
@@ -84,10 +84,11 @@ def _static_key(value):
 
 
 class _Compiled:
-    __slots__ = ("raw", "graph", "call", "random", "guards")
+    __slots__ = ("raw", "graph", "call", "random", "guards", "fast")
 
     def __init__(self, raw, graph):
         self.raw, self.graph, self.call = raw, graph, GraphCall(graph)
+        self.fast = None                    # its fast_call.FastCall, made on the first plain call
         # a random draw (Dropout) inside: its gradient must see this run's draw, not a new one
         self.random = any(not getattr(eq.prim, "pure", True) for eq in graph.equations)
         self.guards = guard_plan(graph)     # None, or how to check the values it was traced for
@@ -117,6 +118,7 @@ class JitFunction:
         self._warned_variants = False
         self._key_extra = None          # e.g. a Cell's training flag, for compiled Cell calls
         self._with_keywords = {}        # (number of positional arguments, keywords) -> its JitFunction
+        self._fast = None               # the _Compiled of the last plain signature (fast_call.py)
         # name and docstring only: copying __dict__ too would pour a Cell's attributes into this object
         functools.update_wrapper(self, fn, updated=())
         if instance is not None:
@@ -214,6 +216,8 @@ class JitFunction:
         variants = self._cache.get(self._signature(args), [])
         if entry in variants:
             variants.remove(entry)
+        if self._fast is entry:
+            self._fast = None
 
     def _variants_message(self, entry, count: int) -> str:
         where = "; ".join(sorted({w for w, _ in describe_guards(entry.graph)}))
@@ -262,6 +266,10 @@ class JitFunction:
     def __call__(self, *args, **kwargs):
         if kwargs:
             return self._keywords_call(args, kwargs)
+        if self._fast is not None:
+            out = fast_call.call(self, args)
+            if out is not fast_call.MISS:
+                return out
         entry = self._compiled(args, called=True)
         try:
             out = self._run(entry, args)
@@ -271,6 +279,7 @@ class JitFunction:
             self._drop(args, entry)
             entry = self._compiled(args)
             out = self._run(entry, args)
+        fast_call.remember(self, args, entry)
         graph = entry.graph
         flat = out if len(graph.outputs) != 1 else (out,)
         n = start = graph.n_outputs
@@ -309,6 +318,10 @@ class JitFunction:
             # equations one by one instead: the level records this run's draws.
             return interpret(entry.graph, tensors)
         return bind(entry.call, *tensors)
+
+    def fast_value_and_grad(self, args, position: int):
+        """``(value, gradient of argument position)`` without the tape, or None (``fast_call.py``)."""
+        return fast_call.value_and_grad(self, args, position)
 
     # ----- looking at the graphs ----------------------------------------------------------------
     def graph(self, *args, optimized=True, simplify=True, fused=False):

@@ -15,7 +15,7 @@ from ..core.stack import MinimsError
 from ..core.tensor import Tensor
 from . import nan_check
 
-__all__ = ["GradientError", "run_rule", "check_every_rules", "refresh"]
+__all__ = ["GradientError", "run_rule", "check_every_rules", "refresh", "checks_every_rule"]
 
 _check_all = False
 
@@ -29,6 +29,12 @@ def check_every_rules(on: bool) -> None:
     global _check_all
     _check_all = bool(on)
     refresh()
+
+
+def checks_every_rule() -> bool:
+    """True while every rule runs here (``check_nan`` or ``check_every_rules`` on): a path that runs
+    a compiled gradient without the tape (``graph/fast_call.py``) must then leave it to the tape."""
+    return _check_all or nan_check.enabled
 
 
 def refresh() -> None:

@@ -92,7 +92,7 @@ def run_fused(kind: str, prim, args, vary: tuple, wrt: tuple):
     NumPy kernels, as the "numpy" path measures)."""
     xs = tuple(args[k] for k in vary)
     graph = jit(rule_function(kind, _bind_varying(prim, args, vary), wrt)).graph(*xs)
-    fused = fuse_elementwise(graph, min_members=1)
+    fused = fuse_elementwise(graph, min_members=1, numpy_loop_at=None)
     if not any(isinstance(eq.prim, Fused) for eq in fused.equations):
         return None
     (out,) = Plan(fused).run([x._data for x in xs] + [p._data for p in fused.implicit])
