@@ -2,6 +2,7 @@
 
     .venv/bin/python -m benchmarks.readme_table benchmarks/results/run-<time>.json           # print it
     .venv/bin/python -m benchmarks.readme_table benchmarks/results/run-<time>.json --write   # into docs/benchmarks.md
+                                                                           # (and issue 28's table into README.md)
 
 Every figure in the section comes from that one file — medians, min-max, first calls, the targets'
 ratios, the machine noise and the BLAS kernel and threads each library ran with — so the table cannot
@@ -27,6 +28,8 @@ import sys
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 DOC = ROOT / "docs" / "benchmarks.md"          # the page whose table this writes, between START and END
 START, END = "<!-- benchmark-table: start -->", "<!-- benchmark-table: end -->"
+README = ROOT / "README.md"                     # gets issue 28's table alone, between its own markers
+README_START, README_END = "<!-- speed-table: start -->", "<!-- speed-table: end -->"
 COLUMNS = ("minims PyNative", "minims Graph", "minims + Numba", "minims + Numba, Graph", "NumPy by hand",
            "PyTorch eager")
 HEADS = ("minims PyNative", "minims Graph", "+ Numba", "+ Numba, Graph", "NumPy by hand", "PyTorch eager")
@@ -92,6 +95,15 @@ def issue_table(report: dict) -> list:
     return lines
 
 
+def readme_section(report: dict) -> str:
+    """The README's copy: issue 28's table, with the run it comes from (the rest is in docs/benchmarks.md)."""
+    machine = report["machine"]
+    commit = ((machine.get("git") or {}).get("commit") or "unknown")[:7]
+    return "\n".join([f"One run on one thread per library (commit `{commit}`, {machine['cpu']}); every column, the "
+                      "targets and what the misses come from: [docs/benchmarks.md](docs/benchmarks.md).", "",
+                      *issue_table(report)]) + "\n"
+
+
 def render(report: dict) -> str:
     machine, threads = report["machine"], report["threads"]
     workloads = report["workloads"]
@@ -143,13 +155,13 @@ def render(report: dict) -> str:
     return "\n".join(lines) + "\n"
 
 
-def write_readme(text: str, readme: pathlib.Path) -> None:
+def write_readme(text: str, readme: pathlib.Path, start: str = START, end: str = END) -> None:
     content = readme.read_text()
-    if START not in content or END not in content:
-        raise SystemExit(f"{readme}: the markers {START} and {END} are missing; add them where the table goes")
-    head, rest = content.split(START, 1)
-    _, tail = rest.split(END, 1)
-    readme.write_text(f"{head}{START}\n{text}{END}{tail}")
+    if start not in content or end not in content:
+        raise SystemExit(f"{readme}: the markers {start} and {end} are missing; add them where the table goes")
+    head, rest = content.split(start, 1)
+    _, tail = rest.split(end, 1)
+    readme.write_text(f"{head}{start}\n{text}{end}{tail}")
 
 
 def main(argv=None) -> int:
@@ -163,7 +175,8 @@ def main(argv=None) -> int:
     text = render(report)
     if args.write:
         write_readme(text, DOC)
-        print(f"wrote the benchmark table into {DOC.relative_to(ROOT)}")
+        write_readme(readme_section(report), README, README_START, README_END)
+        print(f"wrote the benchmark table into {DOC.relative_to(ROOT)} and {README.relative_to(ROOT)}")
     else:
         print(text, end="")
     return 0
