@@ -6,6 +6,17 @@ importable from every folder.  Tests marked ``slow`` are left out by ``pytest -m
 import sys
 from pathlib import Path
 
+import pytest
+
 HERE = str(Path(__file__).resolve().parent)
 if HERE not in sys.path:
     sys.path.insert(0, HERE)
+
+
+@pytest.fixture
+def graph_mode():
+    """Run the test in GRAPH_MODE, back to PyNative afterwards."""
+    import minims as ms
+    ms.set_context(mode=ms.GRAPH_MODE)
+    yield
+    ms.set_context(mode=ms.PYNATIVE_MODE)

@@ -4,7 +4,6 @@ tests/st/pynative/grad/test_common_grad.py::test_pynative_requires_grad_*). Expe
 oracle (/tmp/oracle/bin/python) on net = p1 * x * p2 + p3 with p1 = 2, p2 = 3 frozen, x = 1.
 """
 import numpy as np
-import pytest
 
 import minims as ms
 from minims import Parameter, Tensor, nn, ops
@@ -34,13 +33,6 @@ def test_frozen_weights_get_gradient_zero_in_pynative_mode():
     assert weight_grads(net) == ([[6.0]], [[0.0], [0.0], [1.0]])
     got = ms.grad(net, grad_position=None, weights=[net.p1, net.p3])(Tensor([1.0], ms.float32))
     assert [g.asnumpy().tolist() for g in got] == [[0.0], [1.0]]
-
-
-@pytest.fixture
-def graph_mode():
-    ms.set_context(mode=ms.GRAPH_MODE)
-    yield
-    ms.set_context(mode=ms.PYNATIVE_MODE)
 
 
 def test_frozen_weights_are_differentiated_in_graph_mode(graph_mode):

@@ -23,13 +23,6 @@ from benchmarks import gemm_roofline as roofline                        # noqa: 
 B, D0, D1, D2, D3 = 256, 784, 512, 512, 10
 
 
-@pytest.fixture
-def graph_mode():
-    ms.set_context(mode=ms.GRAPH_MODE)
-    yield
-    ms.set_context(mode=ms.PYNATIVE_MODE)
-
-
 def _products(step):
     """``(shape of the left factor as multiplied, of the right one)`` of each product, sorted."""
     out = []
