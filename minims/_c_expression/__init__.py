@@ -9,7 +9,7 @@ Every other name is the C++ runtime itself, which minims replaces with Python: r
 """
 import enum
 
-from ..layout import MissingNameError
+from ..layout.runtime_only import refusing_getattr
 from . import security
 
 __all__ = []        # private, as in MindSpore
@@ -24,10 +24,7 @@ class CreationType(enum.Enum):
     CUSTOM_BPROP = 3
 
 
-def __getattr__(name):
-    if name.startswith("__"):
-        raise AttributeError(f"module '{__name__}' has no attribute '{name}'")
-    raise MissingNameError(
-        f"module '{__name__}' has no attribute '{name}': mindspore._c_expression.{name} belongs to MindSpore's "
-        "C++ runtime, which minims replaces with Python (it has only security.enable_security() and "
-        "CreationType there). Fix: use the public API (mindspore.ops, nn, jit, grad) that reaches it.")
+__getattr__ = refusing_getattr(__name__, lambda name: (
+    f"mindspore._c_expression.{name} belongs to MindSpore's C++ runtime, which minims replaces with Python "
+    "(it has only security.enable_security() and CreationType there). Fix: use the public API (mindspore.ops, "
+    "nn, jit, grad) that reaches it."))

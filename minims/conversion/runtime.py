@@ -56,7 +56,10 @@ class Undefined:
         raise UnboundLocalError(f"variable '{self.name}' is used before it is assigned on this path. Fix: "
                                 "give it a value before the if/while, or assign it in every branch.")
 
+    # str() and format() too: print(y) or f"{y}" of an unassigned y raises, as Python does, instead of
+    # showing this placeholder as if it were the value
     __bool__ = __call__ = __add__ = __radd__ = __mul__ = __rmul__ = __sub__ = __rsub__ = _refuse
+    __str__ = __format__ = _refuse
     __truediv__ = __getitem__ = __iter__ = __len__ = __neg__ = _refuse
 
 

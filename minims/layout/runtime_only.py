@@ -8,7 +8,7 @@ what needs MindSpore's runtime and what to use in minims instead.
 """
 from . import MissingNameError
 
-__all__ = ["runtime_only"]
+__all__ = ["runtime_only", "refusing_getattr"]
 
 
 def runtime_only(mindspore_name, needs, fix):
@@ -20,3 +20,14 @@ def runtime_only(mindspore_name, needs, fix):
     refuse.__name__ = refuse.__qualname__ = mindspore_name.rsplit(".", 1)[-1]
     refuse.__doc__ = f"MindSpore's ``{mindspore_name}``: refused in minims ({needs})."
     return refuse
+
+
+def refusing_getattr(module_name, why):
+    """A module ``__getattr__`` for a stand-in of MindSpore's runtime: a dunder is simply absent (Python's
+    own look-ups), any other name raises ``MissingNameError`` with ``why(name)``: what the name is in
+    MindSpore, what minims has instead, and a ``Fix:``."""
+    def __getattr__(name):
+        if name.startswith("__"):
+            raise AttributeError(f"module '{module_name}' has no attribute '{name}'")
+        raise MissingNameError(f"module '{module_name}' has no attribute '{name}': {why(name)}")
+    return __getattr__

@@ -8,6 +8,8 @@ no commas; a 0-d Tensor as its bare value); in PyNative as ``repr`` does, as Min
 """
 from __future__ import annotations
 
+import copy
+
 import numpy as np
 
 from ..core.stack import bind
@@ -33,9 +35,9 @@ class Print(Primitive):
         bind(self._graph_copy() if compiling() else self, *inputs)   # a graph being staged records it
 
     def _graph_copy(self) -> "Print":
-        copy = object.__new__(type(self))
-        copy.__dict__.update(self.__dict__, _in_graph=True)
-        return copy
+        twin = copy.copy(self)
+        twin._in_graph = True
+        return twin
 
     def impl(self, *items):
         for item in items:

@@ -44,13 +44,21 @@ class ViewWriteError(MinimsError, RuntimeError):
     """A view cannot follow a write into the Tensor it shares entries with."""
 
 
+# keyed by id(): a Tensor's == is elementwise, so Tensors cannot be dict keys (nor WeakKeyDictionary
+# keys); each entry goes when its Tensor is freed (the weak references' callbacks)
+_links: dict = {}           # id(view) -> _Link to its base
+_views: dict = {}           # id(base) -> (weak ref to the base, {id(view): _Link})
+
+
 class _ViewRef(weakref.ref):
     """A weak reference to a view that forgets the view's entries when it is freed."""
 
     __slots__ = ("key", "base_key")
 
 
-def _forget(ref) -> None:
+# The tables are bound as defaults: a callback may run while the interpreter exits, after the
+# module's globals were cleared.
+def _forget(ref, _links=_links, _views=_views) -> None:
     _links.pop(ref.key, None)
     entry = _views.get(ref.base_key)
     if entry is not None:
@@ -61,7 +69,7 @@ class _BaseRef(weakref.ref):
     __slots__ = ("key",)
 
 
-def _forget_base(ref) -> None:
+def _forget_base(ref, _views=_views) -> None:
     _views.pop(ref.key, None)
 
 
@@ -71,11 +79,6 @@ class _Link:
 
     __slots__ = ("base", "kind", "arg", "view")
 
-
-# keyed by id(): a Tensor's == is elementwise, so Tensors cannot be dict keys (nor WeakKeyDictionary
-# keys); each entry goes when its Tensor is freed (the weak references' callbacks)
-_links: dict = {}           # id(view) -> _Link to its base
-_views: dict = {}           # id(base) -> (weak ref to the base, {id(view): _Link})
 
 
 def taken(base, view, kind: str, arg):

@@ -150,3 +150,20 @@ def test_ops_print_shows_the_graph_layout_inside_jit_and_the_repr_in_pynative(ca
 ])
 def test_print_op_text_is_mindspores_graph_print_layout(array, dtype_name, text):
     assert print_op_text(array, dtype_name) == text
+
+
+@pytest.mark.parametrize("use", ["print", "format"])
+def test_an_unassigned_variable_printed_or_formatted_raises_as_python(use):
+    """Python raises UnboundLocalError for print(y) or f"{y}" of a y no path assigned; converted code must
+    too, never show its placeholder as the value."""
+    @jit
+    def f(x, flag):
+        if flag:
+            y = x
+        if use == "print":
+            print("y", y)
+        else:
+            x = x + len(f"{y}")
+        return x
+    with pytest.raises(UnboundLocalError, match="'y'"):
+        f(Tensor([1.0]), False)

@@ -7,7 +7,7 @@ input's shape and dtype. minims makes that check on every custom bprop
 program may assign it. MindSpore's other settings steer its C++ compiler, which minims does not
 have: reading one raises ``MissingNameError``.
 """
-from ...layout import MissingNameError
+from ...layout.runtime_only import refusing_getattr
 
 __all__ = []        # private, as in MindSpore
 
@@ -15,10 +15,6 @@ __all__ = []        # private, as in MindSpore
 CHECK_BPROP = ""
 
 
-def __getattr__(name):
-    if name.startswith("__"):
-        raise AttributeError(f"module '{__name__}' has no attribute '{name}'")
-    raise MissingNameError(
-        f"module '{__name__}' has no attribute '{name}': compile_config.{name} is a setting of MindSpore's "
-        "C++ graph compiler, which minims does not have (only CHECK_BPROP is here: minims checks custom "
-        "bprop results always). Fix: leave the setting out.")
+__getattr__ = refusing_getattr(__name__, lambda name: (
+    f"compile_config.{name} is a setting of MindSpore's C++ graph compiler, which minims does not have (only "
+    "CHECK_BPROP is here: minims checks custom bprop results always). Fix: leave the setting out."))
